@@ -1,0 +1,347 @@
+"""The curated archive: the record schema, loading, the games registry and lint.
+
+Records live in ``rulings/records/<id>.yaml``, one ruling each; the games in
+``rulings/games.yaml``. Loading is ``yaml.safe_load`` -> a strict pydantic model
+(``extra="forbid"``), and every problem becomes one readable line naming file, record and field.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import tempfile
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+log = logging.getLogger(__name__)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_ARCHIVE = REPO_ROOT / "rulings"
+
+#: The languages players ask in; every ruling has text in each (original or translation).
+LANGUAGES: tuple[str, ...] = ("en", "nl", "da", "it", "de", "es", "fr")
+LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "da": "Dansk", "it": "Italiano",
+                  "de": "Deutsch", "es": "Español", "fr": "Français"}
+KINDS: tuple[str, ...] = ("rulebook", "erratum", "clarification", "edge case", "example")
+CARD_TYPES: tuple[str, ...] = ("card", "item", "monster", "class", "building", "scenario",
+                               "perk", "deck")
+ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)+$"
+
+Lang = Literal["en", "nl", "da", "it", "de", "es", "fr"]
+Kind = Literal["rulebook", "erratum", "clarification", "edge case", "example"]
+
+
+class ArchiveError(Exception):
+    """The archive cannot be loaded; `problems` holds one line per problem."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""))
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Citation(_Strict):
+    """Where a ruling comes from: whichever of these the source gives, nothing invented."""
+
+    source: str = Field(min_length=1)          # the document, e.g. "Frosthaven FAQ"
+    pages: list[str] = []                      # as printed; ranges normalised to "25-27"
+    page_ref: str | None = None                # the reference exactly as printed, e.g. "(p. 25–27)"
+    section: str | None = None
+    author: str | None = None
+    site: str | None = None
+    date: str | None = None
+    file: str | None = None                    # the raw source under rulings/sources/
+    line: int | None = Field(default=None, ge=1)
+
+
+class CardRef(_Strict):
+    """A card, item, monster, class, building ... that a ruling is about."""
+
+    type: Literal["card", "item", "monster", "class", "building", "scenario", "perk", "deck"]
+    name: str = Field(min_length=1)
+    of: str | None = None                      # the monster / class a card belongs to
+
+    @property
+    def label(self) -> str:
+        if self.type in ("item", "building", "scenario") and self.name[:1].isdigit():
+            return f"{self.type.title()} {self.name}"
+        return f"{self.of} \u201c{self.name}\u201d" if self.of else self.name
+
+
+class Amends(_Strict):
+    """The rulebook passage an erratum amends, as the source names it."""
+
+    section: str | None = None
+    pages: list[str] = []
+    record: str | None = None                  # the archive record holding that passage, if any
+
+
+class Translation(_Strict):
+    """A translation of a ruling. The original stays the authority and is shown beside it."""
+
+    title: str | None = None
+    context: str | None = None
+    text: str
+    # Set when the text is another official edition's wording of the same rule (e.g. the Italian
+    # rulebook for a Dutch paragraph) rather than our own translation.
+    edition_of: str | None = None
+
+
+class Ruling(_Strict):
+    """One curated ruling: the original text verbatim, with its citation."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    game: str
+    kind: Kind
+    lang: Lang
+    title: str | None = None
+    context_label: Literal["CONTEXT", "SITUATION"] | None = None
+    context: str | None = None
+    text: str
+    citation: Citation
+    cards: list[CardRef] = []
+    amends: list[Amends] = []
+    related: list[str] = []                    # the same rule in other editions
+    translations: dict[str, Translation] = {}
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text is empty")
+        return value
+
+    def version(self, lang: str) -> tuple[str, str | None, str | None]:
+        """(text, title, context) in `lang`: the original, or the translation into it."""
+        if lang == self.lang:
+            return self.text, self.title, self.context
+        tr = self.translations.get(lang)
+        if tr is None:
+            return self.text, self.title, self.context
+        return tr.text, tr.title or self.title, tr.context
+
+    def languages(self) -> list[str]:
+        return [self.lang] + [lang for lang in LANGUAGES if lang in self.translations]
+
+
+class Game(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9-]+$")
+    name: str
+    prefix: str = Field(pattern=r"^[a-z0-9]+$")
+    aliases: list[str] = []
+
+
+class GamesFile(_Strict):
+    games: list[Game]
+    other_games: list[str] = []
+
+
+def fold(text: str) -> str:
+    """Lower-case, accents stripped: how names are compared everywhere."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@dataclass(frozen=True)
+class Archive:
+    """The loaded archive: records by id (in id order within file order) and the games."""
+
+    root: Path
+    records: dict[str, Ruling]
+    games: dict[str, Game]
+    other_games: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def get(self, record_id: str) -> Ruling | None:
+        return self.records.get(record_id)
+
+    def edition_group(self, record_id: str) -> tuple[str, ...]:
+        """The record and every record linked to it as the same rule, sorted."""
+        rec = self.records[record_id]
+        return tuple(sorted({record_id, *rec.related}))
+
+    def game_names(self) -> dict[str, str]:
+        """Folded name or alias -> game id."""
+        names: dict[str, str] = {}
+        for game in self.games.values():
+            for name in (game.id, game.name, *game.aliases):
+                names[fold(name)] = game.id
+        return names
+
+
+def _read_yaml(path: Path) -> tuple[Any, str | None]:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8")), None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        return None, f"malformed YAML{where}: {getattr(exc, 'problem', None) or exc}"
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"cannot read: {exc}"
+
+
+def _pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
+    out = []
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"]) or "(record)"
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown field"
+        elif err["type"] == "missing":
+            msg = "missing"
+        elif err["type"] == "literal_error":
+            msg = f"must be {err['ctx']['expected']} (got {err['input']!r})"
+        out.append((field, msg))
+    return out
+
+
+def load_games(root: Path) -> tuple[dict[str, Game], tuple[str, ...]]:
+    path = root / "games.yaml"
+    data, err = _read_yaml(path)
+    if err:
+        raise ArchiveError([f"{path}: {err}"])
+    try:
+        parsed = GamesFile.model_validate(data)
+    except ValidationError as exc:
+        raise ArchiveError([f"{path}: field {f}: {m}" for f, m in _pydantic_problems(exc)]) from None
+    return {g.id: g for g in parsed.games}, tuple(parsed.other_games)
+
+
+def check_archive(root: Path = DEFAULT_ARCHIVE) -> tuple[Archive | None, list[str], list[str]]:
+    """Load and validate everything; returns (archive or None, problems, warnings).
+
+    Each problem is one line: ``file: record id: field: what is wrong``.
+    """
+    problems: list[str] = []
+    warnings: list[str] = []
+    try:
+        games, other_games = load_games(root)
+    except ArchiveError as exc:
+        return None, exc.problems, warnings
+    records: dict[str, Ruling] = {}
+    files_of: dict[str, Path] = {}
+    record_dir = root / "records"
+    paths = sorted(record_dir.glob("*.yaml")) if record_dir.is_dir() else []
+    if not paths:
+        warnings.append(f"{record_dir}: no records (*.yaml) yet")
+    for path in paths:
+        rel = _rel(path, root)
+        data, err = _read_yaml(path)
+        if err:
+            problems.append(f"{rel}: {err}")
+            continue
+        if not isinstance(data, dict):
+            problems.append(f"{rel}: the file must hold one record (a mapping), not {type(data).__name__}")
+            continue
+        rid = str(data.get("id", "?"))
+        try:
+            rec = Ruling.model_validate(data)
+        except ValidationError as exc:
+            for field, msg in _pydantic_problems(exc):
+                problems.append(f"{rel}: {rid}: {field}: {msg}")
+            continue
+        if rec.id in records:
+            problems.append(f"{rel}: {rec.id}: id: duplicate id (also in {_rel(files_of[rec.id], root)})")
+            continue
+        if path.stem != rec.id:
+            problems.append(f"{rel}: {rec.id}: id: does not match the file name '{path.stem}.yaml'")
+        records[rec.id] = rec
+        files_of[rec.id] = path
+    for rid, rec in records.items():
+        rel = _rel(files_of[rid], root)
+        if rec.game not in games:
+            problems.append(f"{rel}: {rid}: game: unknown game {rec.game!r} (known: {', '.join(games)})")
+        for other in rec.related:
+            if other == rid:
+                problems.append(f"{rel}: {rid}: related: links to itself")
+            elif other not in records:
+                problems.append(f"{rel}: {rid}: related: unknown record {other!r}")
+            elif rid not in records[other].related:
+                problems.append(f"{rel}: {rid}: related: {other!r} does not link back")
+        for i, amend in enumerate(rec.amends):
+            if amend.record and amend.record not in records:
+                problems.append(f"{rel}: {rid}: amends.{i}.record: unknown record {amend.record!r}")
+        for lang, tr in rec.translations.items():
+            if lang not in LANGUAGES:
+                problems.append(f"{rel}: {rid}: translations.{lang}: language not in the list "
+                                f"({', '.join(LANGUAGES)})")
+            elif lang == rec.lang:
+                problems.append(f"{rel}: {rid}: translations.{lang}: the original is already in {lang}")
+            if not tr.text.strip():
+                problems.append(f"{rel}: {rid}: translations.{lang}.text: text is empty")
+            if tr.edition_of and tr.edition_of not in records:
+                problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: unknown record {tr.edition_of!r}")
+        missing = [lang for lang in LANGUAGES if lang != rec.lang and lang not in rec.translations]
+        if missing:
+            warnings.append(f"{rel}: {rid}: translations: none yet for {', '.join(missing)}")
+    if problems:
+        return None, problems, warnings
+    return Archive(root=root, records=records, games=games, other_games=other_games), problems, warnings
+
+
+def load_archive(root: Path | str = DEFAULT_ARCHIVE) -> Archive:
+    """Load the archive or raise ArchiveError listing every problem."""
+    archive, problems, _ = check_archive(Path(root))
+    if archive is None:
+        raise ArchiveError(problems)
+    log.info("loaded %d rulings from %s", len(archive), root)
+    return archive
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Readable YAML: long texts as folded blocks, keys in schema order."""
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    # Folded blocks keep long rulings readable in review; plain style would re-wrap them anyway.
+    if len(value) > 80 and "\n" not in value and value == value.strip() and "  " not in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=">")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+def record_to_yaml(rec: Ruling) -> str:
+    data = rec.model_dump(mode="json", exclude_defaults=True)
+    # Always keep the fields that say what a record is, even when empty.
+    ordered = {k: data[k] for k in ("id", "game", "kind", "lang") }
+    ordered.update({k: v for k, v in data.items() if k not in ordered})
+    return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=96)
+
+
+def write_atomic(path: Path, content: str) -> None:
+    """Write through a temporary file in the same folder, then rename: never a half file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_record(rec: Ruling, root: Path = DEFAULT_ARCHIVE) -> Path:
+    path = root / "records" / f"{rec.id}.yaml"
+    write_atomic(path, record_to_yaml(rec))
+    return path
+
