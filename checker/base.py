@@ -89,3 +89,110 @@ def reject_unknown_fields(payload: dict[str, Any], allowed: set[str], where: str
 
 __all__ = ["GAMES", "CheckInputError", "Step", "rulings_used", "require_object", "require_game",
            "require_int", "require_bool", "reject_unknown_fields", "asdict", "dataclass", "field"]
+
+
+# --- Helpers added for the damage / initiative / advantage / exhaustion checks. -------------
+# Validators taking a full display `label` (e.g. "'figures'[2].initiative") so nested fields
+# get messages as precise as top-level ones; every message ends with "(got ...)".
+
+import json as _json
+
+STEP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["action", "value", "rulings", "note"],
+    "properties": {
+        "action": {"type": "string", "description": "What the step did."},
+        "value": {"description": "The value after the step."},
+        "rulings": {"type": "array", "items": {"type": "string"},
+                    "description": "Ids of the rulings the step applies; empty where the "
+                                   "archive holds no ruling (then `note` says so)."},
+        "note": {"type": ["string", "null"]},
+    },
+    "additionalProperties": False,
+}
+
+
+def shown(value: Any) -> str:
+    """How a received value is quoted in error messages: 'text' for strings, JSON otherwise."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return _json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def check_int(value: Any, label: str, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """`value` as an integer within bounds (booleans refused)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CheckInputError(f"{label} must be an integer (got {shown(value)})")
+    if minimum is not None and value < minimum:
+        raise CheckInputError(f"{label} must be at least {minimum} (got {value})")
+    if maximum is not None and value > maximum:
+        raise CheckInputError(f"{label} must be at most {maximum} (got {value})")
+    return value
+
+
+def check_bool(value: Any, label: str) -> bool:
+    if not isinstance(value, bool):
+        raise CheckInputError(f"{label} must be true or false (got {shown(value)})")
+    return value
+
+
+def check_str(value: Any, label: str) -> str:
+    """A non-blank string."""
+    if not isinstance(value, str):
+        raise CheckInputError(f"{label} must be a string (got {shown(value)})")
+    if not value.strip():
+        raise CheckInputError(f"{label} must not be empty")
+    return value
+
+
+def check_list(value: Any, label: str, *, min_items: int = 0,
+               max_items: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise CheckInputError(f"{label} must be a list (got {shown(value)})")
+    if len(value) < min_items:
+        raise CheckInputError(f"{label} must hold at least {min_items} item(s) (got {len(value)})")
+    if max_items is not None and len(value) > max_items:
+        raise CheckInputError(f"{label} must hold at most {max_items} item(s) (got {len(value)})")
+    return value
+
+
+def check_object(value: Any, label: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise CheckInputError(f"{label} must be an object (got {shown(value)})")
+    return value
+
+
+def by_game(game: str, frosthaven: tuple[str, ...], gloomhaven: tuple[str, ...]) -> tuple[str, ...]:
+    """The ruling ids for `game`: Frosthaven and Gloomhaven rulings are never mixed."""
+    return frosthaven if game == "frosthaven" else gloomhaven
+
+
+def response(game: str, fields: dict[str, Any], steps: tuple[Step, ...] | list[Step]) -> dict[str, Any]:
+    """The JSON response: game, the check's own fields, steps, rulings (first-use order)."""
+    return {"game": game, **fields, "steps": [s.to_dict() for s in steps],
+            "rulings": rulings_used(steps)}
+
+
+def response_schema(title: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """RESPONSE_SCHEMA of a check: its own properties plus game / steps / rulings."""
+    return {
+        "title": title,
+        "type": "object",
+        "required": ["game", *required, "steps", "rulings"],
+        "properties": {
+            "game": {"type": "string", "enum": list(GAMES)},
+            **properties,
+            "steps": {"type": "array", "items": STEP_SCHEMA},
+            "rulings": {"type": "array", "items": {"type": "string"},
+                        "description": "Every ruling id the steps cite, in first-use order."},
+        },
+        "additionalProperties": False,
+    }
+
+
+__all__ += ["STEP_SCHEMA", "shown", "check_int", "check_bool", "check_str", "check_list",
+            "check_object", "by_game", "response", "response_schema"]

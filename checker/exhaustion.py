@@ -1,0 +1,150 @@
+"""Exhaustion check: is a character exhausted, and can it play two cards, rest, long rest?
+
+Gloomhaven (gh-da-1): exhausted if hit points drop below 1, or if at the start of a round it
+cannot play two cards (0 or 1 in hand) and cannot rest (0 or 1 in the discard pile).
+Frosthaven (fh-nl-2 / fh-it-2): exhausted on reaching 0 hit points or without at least two cards
+to play / rest; active bonus cards without lost icons count as discarded for whether a long rest
+is possible (fh-errata-01).
+
+Where the archive is silent (noted in the steps):
+  - Frosthaven short rest: the archive states the two-card requirement only for resting in
+    general; the errata covers the long rest only, so active bonuses are not counted for it;
+  - Gloomhaven: gh-da-1 does not tell short and long rest apart (both need two discarded
+    cards); no Gloomhaven ruling counts active bonus cards, so they are not counted;
+  - an exhausted character is removed (gh-da-1 / fh-nl-2), so it can neither play nor rest.
+'can_rest' is true when a short or a long rest is possible; 'can_short_rest' is also returned.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from checker.base import (CheckInputError, Step, by_game, check_int, reject_unknown_fields,
+                          require_game, require_object, response, response_schema)
+
+FIELDS = {"game", "hp", "hand", "discard", "active_bonuses"}
+MAX_CARDS = 99
+NO_GH = "The archive holds no Gloomhaven ruling for this"
+
+
+@dataclass(frozen=True)
+class ExhaustionRequest:
+    game: str
+    hp: int
+    hand: int
+    discard: int
+    active_bonuses: int = 0
+
+
+@dataclass(frozen=True)
+class ExhaustionResult:
+    game: str
+    exhausted: bool
+    can_play: bool
+    can_rest: bool
+    can_short_rest: bool
+    can_long_rest: bool
+    steps: tuple[Step, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return response(self.game, {
+            "exhausted": self.exhausted, "can_play": self.can_play, "can_rest": self.can_rest,
+            "can_short_rest": self.can_short_rest, "can_long_rest": self.can_long_rest},
+            self.steps)
+
+
+def parse(payload: Any) -> ExhaustionRequest:
+    """Validate the JSON request (CheckInputError with a precise message)."""
+    payload = require_object(payload)
+    reject_unknown_fields(payload, FIELDS)
+    game = require_game(payload)
+    values: dict[str, int] = {}
+    for name in ("hp", "hand", "discard", "active_bonuses"):
+        if name not in payload and name != "active_bonuses":
+            raise CheckInputError(f"'{name}' is required")
+        values[name] = check_int(payload.get(name, 0), f"'{name}'", minimum=0,
+                                 maximum=None if name == "hp" else MAX_CARDS)
+    return ExhaustionRequest(game, **values)
+
+
+def compute(req: ExhaustionRequest) -> ExhaustionResult:
+    """Exhaustion and what the character can still do at the start of the round."""
+    fh = req.game == "frosthaven"
+    rule = by_game(req.game, ("fh-nl-2", "fh-it-2"), ("gh-da-1",))
+    steps: list[Step] = []
+    hp_out = req.hp < 1
+    steps.append(Step(f"hit points {req.hp}: " + ("exhausted" if hp_out else "not below 1"),
+                      hp_out, rule))
+    can_play = req.hand >= 2
+    steps.append(Step(f"{req.hand} card(s) in hand: " + ("can" if can_play else "cannot")
+                      + " play two cards", can_play, rule))
+    can_short = req.discard >= 2
+    if fh:
+        steps.append(Step(f"{req.discard} card(s) in the discard pile: short rest "
+                          + ("possible" if can_short else "not possible"), can_short, rule,
+                          "The archive states the two-card requirement for resting in general "
+                          "(fh-nl-2); short-rest eligibility is not stated separately, and the "
+                          "active bonus errata covers the long rest only."))
+        pile = req.discard + req.active_bonuses
+        can_long = pile >= 2
+        steps.append(Step(f"{req.discard} discarded + {req.active_bonuses} active bonus card(s) "
+                          f"without lost icons = {pile}: long rest "
+                          + ("possible" if can_long else "not possible"), can_long,
+                          ("fh-nl-2", "fh-it-2", "fh-errata-01")))
+    else:
+        can_long = can_short
+        steps.append(Step(f"{req.discard} card(s) in the discard pile: "
+                          + ("can" if can_short else "cannot") + " rest", can_short, rule,
+                          "gh-da-1 does not tell short and long rest apart; both are taken to "
+                          "need two cards in the discard pile."))
+        if req.active_bonuses:
+            steps.append(Step(f"{req.active_bonuses} active bonus card(s) not counted as "
+                              f"discarded", can_short, (), f"{NO_GH}: active bonus cards are "
+                              f"not counted for resting."))
+    can_rest = can_short or can_long
+    exhausted = hp_out or not (can_play or can_rest)
+    why = ("hit points" if hp_out else "cannot play two cards and cannot rest" if exhausted
+           else "can play two cards or rest")
+    steps.append(Step(f"exhausted: {'yes' if exhausted else 'no'} ({why})", exhausted,
+                      rule + (("fh-errata-01",) if fh and not exhausted and not hp_out
+                              and not can_play and not can_short else ()),
+                      None if fh or hp_out else "gh-da-1: the card condition is checked at "
+                      "the start of a round."))
+    if exhausted:
+        steps.append(Step("an exhausted character is removed from the scenario: it can neither "
+                          "play nor rest", False, rule))
+        can_play = can_rest = can_short = can_long = False
+    return ExhaustionResult(req.game, exhausted, can_play, can_rest, can_short, can_long,
+                            tuple(steps))
+
+
+def run(payload: Any) -> dict[str, Any]:
+    """Validate, compute, return the JSON response."""
+    return compute(parse(payload)).to_dict()
+
+
+REQUEST_SCHEMA: dict[str, Any] = {
+    "title": "ExhaustionRequest",
+    "type": "object",
+    "required": ["game", "hp", "hand", "discard"],
+    "properties": {
+        "game": {"type": "string", "enum": ["frosthaven", "gloomhaven"]},
+        "hp": {"type": "integer", "minimum": 0, "description": "Current hit points."},
+        "hand": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},
+        "discard": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},
+        "active_bonuses": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS, "default": 0,
+                           "description": "Active bonus cards WITHOUT lost icons."},
+    },
+    "additionalProperties": False,
+}
+
+RESPONSE_SCHEMA: dict[str, Any] = response_schema("ExhaustionResponse", {
+    "exhausted": {"type": "boolean"},
+    "can_play": {"type": "boolean", "description": "Can play two cards."},
+    "can_rest": {"type": "boolean", "description": "Can rest (short or long)."},
+    "can_short_rest": {"type": "boolean"},
+    "can_long_rest": {"type": "boolean"},
+}, ["exhausted", "can_play", "can_rest", "can_short_rest", "can_long_rest"])
+
+EXAMPLE: dict[str, Any] = {"game": "frosthaven", "hp": 5, "hand": 1, "discard": 1,
+                           "active_bonuses": 1}

@@ -1,0 +1,278 @@
+"""The vector index: every language version of every ruling, embedded, in a FAISS index folder.
+
+The folder holds ``index.faiss``, ``vectors.npy`` (kept so an update re-embeds only changed
+records), ``passages.json`` (which record and language each row is) and ``manifest.json``
+(model, dimension, counts, build time, index type, a content hash per record and for the
+archive, and a checksum of every file). A build writes a temporary sibling folder and renames
+it into place, so an interrupted build leaves the previous index intact.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from indexer.archive import REPO_ROOT, Archive, Ruling
+from indexer.embedder import PASSAGE_PREFIX, Embedder, encode_passages
+
+log = logging.getLogger(__name__)
+
+DEFAULT_INDEX = REPO_ROOT / "index"
+FORMAT_VERSION = 1
+FILES = ("index.faiss", "vectors.npy", "passages.json")
+# Below this many vectors exact search is both exact and fast enough (a 50k x 384 scan is a
+# few ms); above it an HNSW graph keeps search in the low milliseconds at high recall.
+FLAT_LIMIT = 50_000
+
+
+class IndexError_(Exception):
+    """Base of the index problems the service reports in one clear line."""
+
+
+class MissingIndexError(IndexError_):
+    pass
+
+
+class CorruptIndexError(IndexError_):
+    pass
+
+
+class StaleIndexError(IndexError_):
+    pass
+
+
+@dataclass(frozen=True)
+class Passage:
+    record: str
+    lang: str
+
+
+def passage_text(rec: Ruling, lang: str) -> str:
+    """What is embedded and matched for one language version: title, context, text, cards."""
+    text, title, context = rec.version(lang)
+    parts = [p for p in (title, context, text) if p]
+    if rec.cards:
+        parts.append(", ".join(c.label for c in rec.cards))
+    return "\n".join(parts)
+
+
+def record_passages(rec: Ruling) -> list[tuple[Passage, str]]:
+    return [(Passage(rec.id, lang), passage_text(rec, lang)) for lang in rec.languages()]
+
+
+def record_hash(rec: Ruling) -> str:
+    """Content hash of everything of a record that is embedded."""
+    h = hashlib.sha256(PASSAGE_PREFIX.encode())
+    for passage, text in record_passages(rec):
+        h.update(f"\x1e{passage.lang}\x1f{text}".encode())
+    return h.hexdigest()[:16]
+
+
+def archive_hash(hashes: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    for rid in sorted(hashes):
+        h.update(f"{rid}={hashes[rid]};".encode())
+    return h.hexdigest()[:16]
+
+
+def choose_index_type(n_vectors: int) -> str:
+    return "flat" if n_vectors < FLAT_LIMIT else "hnsw"
+
+
+def make_faiss_index(vectors: np.ndarray, index_type: str | None = None):
+    """A FAISS inner-product index over normalised vectors (inner product = cosine)."""
+    import faiss
+
+    index_type = index_type or choose_index_type(len(vectors))
+    dim = vectors.shape[1]
+    if index_type == "flat":
+        index = faiss.IndexFlatIP(dim)
+    elif index_type == "hnsw":
+        index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = 80
+        index.hnsw.efSearch = 96
+    else:
+        raise ValueError(f"unknown index type {index_type!r}")
+    index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+    return index
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass
+class VectorIndex:
+    """A loaded index folder."""
+
+    path: Path
+    manifest: dict
+    passages: list[Passage]
+    vectors: np.ndarray
+    faiss_index: object
+
+    def search(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        k = min(k, len(self.passages))
+        return self.faiss_index.search(np.ascontiguousarray(query_vectors, dtype=np.float32), k)
+
+
+def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_INDEX, *,
+                show_progress: bool = True,
+                after_embed: Callable[[], None] | None = None) -> tuple[VectorIndex, dict]:
+    """Build (or update) the index folder for `archive`; returns (index, build stats).
+
+    Records whose content hash is unchanged since the previous build reuse their vectors.
+    `after_embed` is a test hook called between embedding and the final rename.
+    """
+    if not archive.records:
+        raise IndexError_("the archive holds no records; nothing to index")
+    out_dir = Path(out_dir)
+    previous = _previous_vectors(out_dir, embedder)
+    hashes = {rid: record_hash(rec) for rid, rec in archive.records.items()}
+    passages: list[Passage] = []
+    texts: list[str] = []
+    reuse: dict[int, np.ndarray] = {}
+    changed: set[str] = set()
+    for rid, rec in archive.records.items():
+        for passage, text in record_passages(rec):
+            row = len(passages)
+            passages.append(passage)
+            texts.append(text)
+            old = previous.get((rid, passage.lang, hashes[rid]))
+            if old is not None:
+                reuse[row] = old
+            else:
+                changed.add(rid)
+    todo = [i for i in range(len(passages)) if i not in reuse]
+    log.info("%d passages of %d records; %d records changed, embedding %d passages",
+             len(passages), len(hashes), len(changed), len(todo))
+    vectors = np.zeros((len(passages), embedder.dimension), dtype=np.float32)
+    for row, vec in reuse.items():
+        vectors[row] = vec
+    if todo:
+        fresh = encode_passages(embedder, [texts[i] for i in todo], show_progress=show_progress)
+        vectors[todo] = fresh
+    if after_embed:
+        after_embed()
+    index_type = choose_index_type(len(vectors))
+    faiss_index = make_faiss_index(vectors, index_type)
+    manifest = {
+        "format": FORMAT_VERSION,
+        "model": embedder.name,
+        "dimension": int(embedder.dimension),
+        "passage_prefix": PASSAGE_PREFIX,
+        "records": len(hashes),
+        "passages": len(passages),
+        "index_type": index_type,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "archive_hash": archive_hash(hashes),
+        "record_hashes": hashes,
+    }
+    _write_folder(out_dir, manifest, passages, vectors, faiss_index)
+    stats = {"records": len(hashes), "passages": len(passages), "changed_records": len(changed),
+             "embedded_passages": len(todo), "reused_passages": len(reuse)}
+    return VectorIndex(out_dir, manifest, passages, vectors, faiss_index), stats
+
+
+def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple[str, str, str], np.ndarray]:
+    """Vectors of the previous build, keyed by (record, lang, record hash); {} if unusable."""
+    try:
+        manifest = json.loads((out_dir / "manifest.json").read_text())
+        if manifest.get("model") != embedder.name or manifest.get("dimension") != embedder.dimension:
+            return {}
+        rows = json.loads((out_dir / "passages.json").read_text())
+        vectors = np.load(out_dir / "vectors.npy")
+        hashes = manifest["record_hashes"]
+        if len(rows) != len(vectors):
+            return {}
+        return {(r["record"], r["lang"], hashes[r["record"]]): vectors[i] for i, r in enumerate(rows)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vectors: np.ndarray,
+                  faiss_index) -> None:
+    import faiss
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
+    try:
+        faiss.write_index(faiss_index, str(tmp / "index.faiss"))
+        np.save(tmp / "vectors.npy", vectors)
+        (tmp / "passages.json").write_text(json.dumps(
+            [{"record": p.record, "lang": p.lang} for p in passages], ensure_ascii=False))
+        manifest = dict(manifest, files={name: _sha256(tmp / name) for name in FILES})
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
+        # Swap: the old folder is moved aside first, so at every instant one complete index
+        # exists under out_dir or its backup name.
+        backup = out_dir.with_name(f".{out_dir.name}.old")
+        if backup.exists():
+            shutil.rmtree(backup)
+        if out_dir.exists():
+            os.replace(out_dir, backup)
+        os.replace(tmp, out_dir)
+        shutil.rmtree(backup, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
+               model_name: str | None = None) -> VectorIndex:
+    """Load an index folder, refusing a missing, corrupt or stale one with a clear message."""
+    import faiss
+
+    path = Path(path)
+    backup = path.with_name(f".{path.name}.old")
+    if not path.exists() and backup.exists():
+        # A build died between its two renames: the previous index is intact under the backup name.
+        os.replace(backup, path)
+    if not (path / "manifest.json").exists():
+        raise MissingIndexError(f"no index at {path}; run `rulings build`")
+    try:
+        manifest = json.loads((path / "manifest.json").read_text())
+        if manifest.get("format") != FORMAT_VERSION:
+            raise CorruptIndexError(f"index at {path} has format {manifest.get('format')!r}, "
+                                    f"expected {FORMAT_VERSION}; run `rulings build`")
+        for name in FILES:
+            file = path / name
+            if not file.exists():
+                raise CorruptIndexError(f"index at {path} is corrupt: {name} is missing; run `rulings build`")
+            if _sha256(file) != manifest["files"][name]:
+                raise CorruptIndexError(f"index at {path} is corrupt: {name} does not match its "
+                                        f"checksum in manifest.json; run `rulings build`")
+        rows = json.loads((path / "passages.json").read_text())
+        passages = [Passage(r["record"], r["lang"]) for r in rows]
+        vectors = np.load(path / "vectors.npy")
+        faiss_index = faiss.read_index(str(path / "index.faiss"))
+    except IndexError_:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as exc:
+        raise CorruptIndexError(f"index at {path} is corrupt ({type(exc).__name__}: "
+                                f"{str(exc).splitlines()[0] if str(exc) else ''}); run `rulings build`") from None
+    if not (faiss_index.ntotal == len(passages) == len(vectors) == manifest["passages"]) \
+            or faiss_index.d != manifest["dimension"]:
+        raise CorruptIndexError(f"index at {path} is corrupt: {faiss_index.ntotal} vectors of "
+                                f"dimension {faiss_index.d} for {len(passages)} passages; run `rulings build`")
+    if model_name is not None and manifest["model"] != model_name:
+        raise StaleIndexError(f"index at {path} was built with model {manifest['model']!r}, "
+                              f"but the model is {model_name!r}; run `rulings build`")
+    if archive is not None:
+        current = archive_hash({rid: record_hash(rec) for rid, rec in archive.records.items()})
+        if current != manifest["archive_hash"]:
+            raise StaleIndexError(f"index at {path} is stale: the archive changed since it was built "
+                                  f"({manifest['built_at']}); run `rulings build`")
+    return VectorIndex(path, manifest, passages, vectors, faiss_index)

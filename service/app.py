@@ -1,0 +1,212 @@
+"""The Flask app: ``create_app(config)`` builds it; the engine is reached through ``get_engine()``.
+
+Every response is JSON (UTF-8) except the page and the API docs; every error has the shape
+``{"error": {"code": str, "message": str}}``. No client input reaches a 500 or an HTML page.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from checker import CheckInputError, UnknownCheck, run_check
+from service.engine import DEFAULT_K, DEFAULT_LIMIT, Engine, InvalidRequest, NotFound, Settings
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 64 * 1024
+api = Blueprint("api", __name__)
+_engine_lock = threading.Lock()
+
+
+class ApiError(Exception):
+    """An error with an HTTP status and a stable code, raised by the routes."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. Config keys: ARCHIVE_DIR, INDEX_DIR, MODEL, REBUILD_INDEX, EAGER_LOAD."""
+    app = Flask(__name__)
+    app.config.from_mapping(ARCHIVE_DIR=None, INDEX_DIR=None, MODEL=None, REBUILD_INDEX=False,
+                            EAGER_LOAD=False, MAX_CONTENT_LENGTH=MAX_BODY, PUBLIC_BASE_URL=None)
+    app.config.from_prefixed_env("RULINGS")
+    if test_config:
+        app.config.update(test_config)
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    app.register_blueprint(api)
+    from service.docs import docs
+    app.register_blueprint(docs)
+    try:
+        from service.web import web
+        app.register_blueprint(web)
+    except ImportError:  # the page is optional for API-only deployments
+        pass
+    _register_errors(app)
+    if app.config["EAGER_LOAD"]:
+        with app.app_context():
+            get_engine()
+    return app
+
+
+def get_engine() -> Engine:
+    """The app's engine, loaded on first use (thread-safe) and kept for the process."""
+    app = current_app._get_current_object()
+    engine = app.extensions.get("rulings_engine")
+    if engine is None:
+        with _engine_lock:
+            engine = app.extensions.get("rulings_engine")
+            if engine is None:
+                cfg = app.config
+                settings = Settings(
+                    **{k: v for k, v in {
+                        "archive_dir": Path(cfg["ARCHIVE_DIR"]) if cfg["ARCHIVE_DIR"] else None,
+                        "index_dir": Path(cfg["INDEX_DIR"]) if cfg["INDEX_DIR"] else None,
+                        "model": cfg["MODEL"]}.items() if v is not None},
+                    rebuild=bool(cfg["REBUILD_INDEX"]))
+                engine = Engine(settings)
+                app.extensions["rulings_engine"] = engine
+    return engine
+
+
+def error_response(status: int, code: str, message: str):
+    response = jsonify({"error": {"code": code, "message": message}})
+    response.status_code = status
+    return response
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return error_response(exc.status, exc.code, exc.message)
+
+    @app.errorhandler(InvalidRequest)
+    def _invalid(exc: InvalidRequest):
+        return error_response(422, "invalid_request", str(exc))
+
+    @app.errorhandler(CheckInputError)
+    def _invalid_check(exc: CheckInputError):
+        return error_response(422, "invalid_request", str(exc))
+
+    @app.errorhandler(NotFound)
+    def _not_found(exc: NotFound):
+        return error_response(404, "not_found", str(exc))
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+                 413: "payload_too_large", 415: "unsupported_media_type"}
+        messages = {404: f"no such route: {request.path}",
+                    405: f"method {request.method} is not allowed on {request.path}",
+                    413: f"request body is over {MAX_BODY // 1024} KiB"}
+        status = exc.code or 500
+        message = messages.get(status) or (exc.description or exc.name)
+        return error_response(status, codes.get(status, exc.name.lower().replace(" ", "_")), message)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "internal_error", "internal error; it has been logged")
+
+
+# -- request helpers ----------------------------------------------------------------------
+def json_body() -> dict[str, Any]:
+    """The POST body as a JSON object, or a 413 / 415 / 400 / 422 error."""
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise ApiError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "the request body must be JSON "
+                       "(Content-Type: application/json)")
+    raw = request.get_data(cache=True)
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ApiError(400, "bad_request", f"the request body is not valid JSON: {exc}".splitlines()[0]) from None
+    if not isinstance(body, dict):
+        raise ApiError(422, "invalid_request", "the request body must be a JSON object")
+    return body
+
+
+def int_arg(name: str, default: int) -> Any:
+    """An integer query parameter; a non-integer is passed through for the engine to refuse."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw.strip())
+    except ValueError:
+        return raw
+
+
+def reject_unknown(body: dict[str, Any], allowed: set[str]) -> None:
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+
+
+# -- routes -------------------------------------------------------------------------------
+@api.get("/v1/ask")
+def ask_get():
+    question = request.args.get("q")
+    if question is None:
+        raise ApiError(400, "bad_request", "missing query parameter 'q' (the question)")
+    return jsonify(get_engine().ask(question, game=request.args.get("game"),
+                                    lang=request.args.get("lang"), k=int_arg("k", DEFAULT_K)))
+
+
+@api.post("/v1/ask")
+def ask_post():
+    body = json_body()
+    reject_unknown(body, {"question", "game", "lang", "k"})
+    if "question" not in body:
+        raise InvalidRequest("'question' is required")
+    return jsonify(get_engine().ask(body["question"], game=body.get("game"),
+                                    lang=body.get("lang"), k=body.get("k", DEFAULT_K)))
+
+
+@api.get("/v1/rulings/<path:record_id>")
+def ruling(record_id: str):
+    return jsonify(get_engine().ruling(record_id, request.args.get("lang")))
+
+
+@api.get("/v1/rulings")
+def rulings():
+    args = request.args
+    return jsonify(get_engine().find(card=args.get("card"), game=args.get("game"),
+                                     kind=args.get("kind"), lang=args.get("lang"),
+                                     limit=int_arg("limit", DEFAULT_LIMIT)))
+
+
+@api.get("/v1/cards")
+def cards():
+    """Card, item, monster and class names the archive knows (for autocomplete)."""
+    return jsonify({"cards": get_engine().card_names()})
+
+
+@api.get("/v1/games")
+def games():
+    return jsonify(get_engine().games())
+
+
+@api.get("/healthz")
+def healthz():
+    return jsonify(get_engine().health())
+
+
+@api.post("/v1/check/<name>")
+def check(name: str):
+    body = json_body()
+    try:
+        return jsonify(run_check(name, body))
+    except UnknownCheck as exc:
+        raise ApiError(404, "not_found", str(exc)) from None

@@ -1,0 +1,318 @@
+"""The `rulings` command: one click group over the engine, the archive tools and the checker.
+
+Human-readable output by default, ``--json`` for scripts; every error is one line on stderr
+and a non-zero exit, never a traceback.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import textwrap
+from functools import wraps
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from indexer.archive import DEFAULT_ARCHIVE, LANGUAGES, check_archive
+from indexer.index import DEFAULT_INDEX
+
+log = logging.getLogger(__name__)
+
+
+class Failure(click.ClickException):
+    """A one-line error: `Error: ...` on stderr, exit 1."""
+
+
+def one_line_errors(func: Callable) -> Callable:
+    """Turn the domain errors of every layer into one clear line (import-light: lazy)."""
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        from checker import CheckInputError, UnknownCheck
+        from indexer.archive import ArchiveError
+        from indexer.embedder import ModelError
+        from indexer.evaluate import EvalFileError
+        from indexer.importer import ImportError_
+        from indexer.index import IndexError_
+        from service.engine import InvalidRequest, NotFound
+        try:
+            return func(*args, **kwargs)
+        except ArchiveError as exc:
+            for problem in exc.problems[:-1]:
+                click.echo(problem, err=True)
+            raise Failure(exc.problems[-1] if exc.problems else str(exc)) from None
+        except (IndexError_, ModelError, InvalidRequest, NotFound, CheckInputError,
+                UnknownCheck, ImportError_, EvalFileError) as exc:
+            raise Failure(str(exc).splitlines()[0]) from None
+    return wrapper
+
+
+def _settings(ctx: click.Context):
+    from service.engine import Settings
+    obj = ctx.obj
+    return Settings(archive_dir=obj["archive"], index_dir=obj["index"], model=obj["model"],
+                    rebuild=obj.get("rebuild", False))
+
+
+def _engine(ctx: click.Context):
+    from service.engine import Engine
+    return Engine(_settings(ctx))
+
+
+def _emit(data: Any, as_json: bool, human: Callable[[Any], str]) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else human(data))
+
+
+def _wrap(text: str, indent: str = "  ") -> str:
+    return textwrap.fill(text, width=96, initial_indent=indent, subsequent_indent=indent)
+
+
+def format_ruling(r: dict, score: float | None = None) -> str:
+    """A ruling for the terminal: header, citation, original text, translation below it."""
+    cit = r["citation"]
+    where = ", ".join(x for x in (
+        cit.get("source"), f"p. {', '.join(cit['pages'])}" if cit.get("pages") else None,
+        cit.get("author"), cit.get("site"), cit.get("date")) if x)
+    head = f"[{r['id']}] {r['kind']} · {r['game']} · {r['lang']}" + (f" · score {score:.4f}" if score is not None else "")
+    lines = [click.style(head, bold=True)]
+    if r.get("title"):
+        lines.append(f"  {r['title']}")
+    if r.get("context"):
+        lines.append(_wrap(f"{r['context_label']}: {r['context']}"))
+    lines.append(_wrap(r["text"]))
+    if r.get("translation"):
+        tr = r["translation"]
+        lines.append(click.style(f"  Translation ({tr['lang']}, {tr['label']}):", dim=True))
+        lines.append(_wrap(tr["text"], "    "))
+    if r["cards"]:
+        lines.append(f"  Cards: {', '.join(c['label'] for c in r['cards'])}")
+    lines.append(f"  Source: {where}")
+    return "\n".join(lines)
+
+
+@click.group()
+@click.option("--archive", type=click.Path(path_type=Path), default=DEFAULT_ARCHIVE, show_default=True,
+              envvar="RULINGS_ARCHIVE_DIR", help="The archive folder.")
+@click.option("--index", "index_dir", type=click.Path(path_type=Path), default=DEFAULT_INDEX,
+              show_default=True, envvar="RULINGS_INDEX_DIR", help="The index folder.")
+@click.option("--model", default=None, envvar="RULINGS_MODEL",
+              help="Model folder or hub name [default: models/multilingual-e5-small].")
+@click.option("-v", "--verbose", is_flag=True, help="Log progress to stderr.")
+@click.version_option(package_name="rulings")
+@click.pass_context
+def cli(ctx: click.Context, archive: Path, index_dir: Path, model: str | None, verbose: bool) -> None:
+    """Curated, cited rules answers for board games."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    ctx.obj = {"archive": archive, "index": index_dir, "model": model}
+
+
+@cli.command()
+@click.argument("question", nargs=-1, required=True)
+@click.option("--game", help="Game id or alias (FH, GH, ...).")
+@click.option("--lang", type=click.Choice(LANGUAGES), help="Your language (detected when absent).")
+@click.option("-k", "k", type=click.IntRange(1, 10), default=3, show_default=True, help="How many matches.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@one_line_errors
+def ask(ctx, question, game, lang, k, as_json):
+    """Answer a rules question with the ruling that answers it (or say none does)."""
+    result = _engine(ctx).ask(" ".join(question), game=game, lang=lang, k=k)
+
+    def human(res: dict) -> str:
+        if res["declined"]:
+            out = [click.style("No ruling answers this question.", fg="yellow") + f" ({res['reason']})"]
+            if res["matches"]:
+                out.append("Nearest rulings:")
+                out += [f"  - {m['id']}: {m['title'] or m['text'][:70]}" for m in res["matches"]]
+            return "\n".join(out)
+        out = [format_ruling(res["answer"], res["answer"]["score"])]
+        if len(res["matches"]) > 1:
+            out.append("Related:")
+            out += [f"  - {m['id']}: {m['title'] or m['text'][:70]}" for m in res["matches"][1:]]
+        return "\n".join(out)
+    _emit(result, as_json, human)
+
+
+@cli.command()
+@click.argument("record_id")
+@click.option("--lang", type=click.Choice(LANGUAGES), help="Show the translation into this language too.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@one_line_errors
+def show(ctx, record_id, lang, as_json):
+    """Show one ruling by id."""
+    from indexer.archive import load_archive
+    from service.engine import NotFound, ruling_dict
+    archive = load_archive(ctx.obj["archive"])
+    rec = archive.get(record_id)
+    if rec is None:
+        raise NotFound(f"no ruling with id {record_id!r}")
+    _emit(ruling_dict(rec, lang), as_json, format_ruling)
+
+
+@cli.command()
+@click.argument("card", nargs=-1, required=True)
+@click.option("--game", help="Game id or alias.")
+@click.option("--lang", type=click.Choice(LANGUAGES), help="Show translations into this language.")
+@click.option("--limit", type=click.IntRange(1, 100), default=20, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@one_line_errors
+def errata(ctx, card, game, lang, limit, as_json):
+    """Find the rulings about a card, item, monster or class (forgiving of typos)."""
+    result = _engine(ctx).find(card=" ".join(card), game=game, lang=lang, limit=limit)
+
+    def human(res: dict) -> str:
+        if not res["results"]:
+            return click.style("No ruling is about that card.", fg="yellow")
+        return "\n\n".join(format_ruling(r) for r in res["results"])
+    _emit(result, as_json, human)
+
+
+@cli.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--lang", type=click.Choice(LANGUAGES), help="The language of a rulebook file (detected when absent).")
+@click.option("--dry-run", is_flag=True, help="Parse and report, write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@one_line_errors
+def import_(ctx, files, lang, dry_run, as_json):
+    """Turn rulebook-excerpt files and FAQ pages into archive records."""
+    from indexer.archive import load_archive
+    from indexer.importer import import_files
+    archive = load_archive(ctx.obj["archive"])
+    report = import_files(list(files), archive, lang=lang, dry_run=dry_run)
+    data = {"written": report.written, "unchanged": report.unchanged, "skipped": report.skipped,
+            "dry_run": dry_run}
+
+    def human(d: dict) -> str:
+        verb = "would write" if dry_run else "wrote"
+        out = [f"{verb} {len(d['written'])} record(s), {len(d['unchanged'])} already in the archive, "
+               f"{len(d['skipped'])} note(s)"]
+        out += [f"  + {rid}" for rid in d["written"]]
+        out += [f"  ! {line}" for line in d["skipped"]]
+        return "\n".join(out)
+    _emit(data, as_json, human)
+
+
+@cli.command()
+@click.option("--strict", is_flag=True, help="Treat warnings (missing translations) as problems.")
+@click.pass_context
+def lint(ctx, strict):
+    """Validate the whole archive: one line per problem, non-zero exit if any."""
+    archive, problems, warnings = check_archive(ctx.obj["archive"])
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
+    for line in problems:
+        click.echo(line, err=True)
+    if problems or (strict and warnings):
+        raise SystemExit(1)
+    click.echo(f"ok: {len(archive)} rulings, {sum(len(r.translations) for r in archive.records.values())} translations")
+
+
+@cli.command()
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.pass_context
+@one_line_errors
+def build(ctx, quiet):
+    """Build or update the search index (re-embeds only changed records)."""
+    from indexer.archive import load_archive
+    from indexer.embedder import load_embedder, model_setting
+    from indexer.index import build_index
+    archive = load_archive(ctx.obj["archive"])
+    embedder = load_embedder(ctx.obj["model"] or model_setting())
+    _, stats = build_index(archive, embedder, ctx.obj["index"], show_progress=not quiet)
+    click.echo(f"index {ctx.obj['index']}: {stats['records']} rulings, {stats['passages']} passages; "
+               f"embedded {stats['embedded_passages']}, reused {stats['reused_passages']}")
+
+
+@cli.command("eval")
+@click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the figures as JSON here.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--failures", is_flag=True, help="List the questions answered wrongly.")
+@click.pass_context
+@one_line_errors
+def eval_(ctx, questions, out, as_json, failures):
+    """Measure hit@1, hit@3, MRR@10 and declines on a question file (dev.yaml format)."""
+    from indexer.archive import write_atomic
+    from indexer.evaluate import evaluate, load_questions
+    engine = _engine(ctx)
+    items = load_questions(questions)
+    report = evaluate(items, lambda q: engine.searcher.search(q, k=10))
+    data = report.as_dict()
+    if out:
+        write_atomic(out, json.dumps(data, indent=2, ensure_ascii=False))
+
+    def human(d: dict) -> str:
+        cols = ["hit@1", "hit@3", "mrr@10", "wrongly_declined", "declined_unanswerable"]
+        fmt = lambda v: "   -  " if v is None else f"{v:6.3f}"
+        rows = [f"{'lang':8}{'n':>4} " + " ".join(f"{c:>10}" for c in cols)]
+        for name, fig in [*d["by_language"].items(), ("overall", d["overall"])]:
+            rows.append(f"{name:8}{fig['answerable'] + fig['unanswerable']:>4} "
+                        + " ".join(f"{fmt(fig[c]):>10}" for c in cols))
+        if failures:
+            rows += [f"  ✗ {f['q'][:70]} expect={f['expect']} got={f['got']} declined={f['declined']}"
+                     for f in d["failures"]]
+        return "\n".join(rows)
+    _emit(data, as_json, human)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=lambda: int(os.environ.get("PORT", 8000)), type=int, show_default="PORT or 8000")
+@click.option("--rebuild", is_flag=True, help="Rebuild a missing or stale index instead of refusing it.")
+@click.option("--dev", is_flag=True, help="Flask's development server instead of gunicorn.")
+@click.pass_context
+@one_line_errors
+def serve(ctx, host, port, rebuild, dev):
+    """Serve the HTTP API and the page (gunicorn on 127.0.0.1 by default)."""
+    from service.app import create_app
+    config = {"ARCHIVE_DIR": str(ctx.obj["archive"]), "INDEX_DIR": str(ctx.obj["index"]),
+              "MODEL": ctx.obj["model"], "REBUILD_INDEX": rebuild, "EAGER_LOAD": True}
+    app = create_app(config)  # loads everything now: a bad index fails here, in one line
+    if dev:
+        app.run(host=host, port=port)
+        return
+    from service.wsgi import run_gunicorn
+    run_gunicorn(app, host, port)
+
+
+@cli.command()
+@click.argument("name")
+@click.argument("file", type=click.File("r"), default="-")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@one_line_errors
+def check(name, file, as_json):
+    """Run a rules check (damage, initiative, advantage, exhaustion, monster) on a JSON request."""
+    from checker import run_check
+    try:
+        payload = json.load(file)
+    except ValueError as exc:
+        raise Failure(f"the request is not valid JSON: {exc}") from None
+    result = run_check(name, payload)
+
+    def human(res: dict) -> str:
+        out = []
+        for i, step in enumerate(res["steps"], 1):
+            cites = f" [{', '.join(step['rulings'])}]" if step["rulings"] else " [no ruling in the archive]"
+            out.append(f"{i:2}. {step['action']} -> {json.dumps(step['value'], ensure_ascii=False)}{cites}")
+            if step.get("note"):
+                out.append(f"      note: {step['note']}")
+        skip = {"steps", "rulings"}
+        out.append("Result: " + json.dumps({k: v for k, v in res.items() if k not in skip}, ensure_ascii=False))
+        out.append(f"Rulings: {', '.join(res['rulings']) or 'none'}")
+        return "\n".join(out)
+    _emit(result, as_json, human)
+
+
+def main() -> None:  # pragma: no cover - console entry
+    cli(prog_name="rulings")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

