@@ -171,7 +171,8 @@ def by_game(game: str, frosthaven: tuple[str, ...], gloomhaven: tuple[str, ...])
     return frosthaven if game == "frosthaven" else gloomhaven
 
 
-def response(game: str, fields: dict[str, Any], steps: tuple[Step, ...] | list[Step]) -> dict[str, Any]:
+def response(game: str, fields: dict[str, Any],
+             steps: tuple[Step, ...] | list[Step]) -> dict[str, Any]:
     """The JSON response: game, the check's own fields, steps, rulings (first-use order)."""
     return {"game": game, **fields, "steps": [s.to_dict() for s in steps],
             "rulings": rulings_used(steps)}

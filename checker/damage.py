@@ -27,8 +27,8 @@ from checker.base import (CheckInputError, Step, by_game, check_bool, check_int,
 
 MAX_MODIFIERS = 30
 FIELDS = {"game", "attack", "modifiers", "shield", "ward", "brittle", "hp", "negate"}
-_MODIFIER = re.compile(r"(?:(?P<sign>[+-])(?P<n>\d+)|(?P<x2>x2)|(?P<null>null))(?P<rolling> rolling)?",
-                       re.IGNORECASE)
+_MODIFIER = re.compile(
+    r"(?:(?P<sign>[+-])(?P<n>\d+)|(?P<x2>x2)|(?P<null>null))(?P<rolling> rolling)?", re.IGNORECASE)
 _MODIFIER_FORMAT = "must be '+N', '-N', 'x2' or 'null', optionally followed by ' rolling'"
 NO_GH = "The archive holds no Gloomhaven ruling for this step"
 
@@ -210,8 +210,9 @@ def shield_ward_brittle(req: DamageRequest, value: int) -> tuple[int, bool, bool
     else:
         value *= 2
         steps.append(Step(f"Brittle doubles the damage: {value // 2} x 2", value, ("fh-clar-10",)))
-    steps.append(Step(f"{names} removed: at least 1 damage remained at {'their' if req.ward and req.brittle else 'its'} step",
-                      value, ("fh-clar-11",)))
+    whose = "their" if req.ward and req.brittle else "its"
+    steps.append(Step(f"{names} removed: at least 1 damage remained at {whose} step", value,
+                      ("fh-clar-11",)))
     return value, req.ward, req.brittle, steps
 
 
@@ -248,7 +249,8 @@ def compute(req: DamageRequest) -> DamageResult:
     clar13 = by_game(req.game, ("fh-clar-13",), ())
     cap_note = None if fh else f"{NO_GH}: suffered damage is taken as capped by hit points."
     steps.append(Step("damage the figure would suffer (not capped by hit points)", value, clar13,
-                      None if fh else f"{NO_GH}: 'would suffer' is the damage before the hit-point cap."))
+                      None if fh else
+                      f"{NO_GH}: 'would suffer' is the damage before the hit-point cap."))
     if req.hp is None:
         damage = value
         steps.append(Step("damage suffered (no 'hp' given: not capped)", damage, clar13, cap_note))
@@ -275,7 +277,8 @@ REQUEST_SCHEMA: dict[str, Any] = {
                    "description": "Attack value after all attack bonuses and penalties."},
         "modifiers": {"type": "array", "maxItems": MAX_MODIFIERS, "default": [],
                       "items": {"type": "string",
-                                "pattern": "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])( [rR][oO][lL][lL][iI][nN][gG])?$"},
+                                "pattern": "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])"
+                                           "( [rR][oO][lL][lL][iI][nN][gG])?$"},
                       "description": "Attack modifier cards drawn for this target, in order; "
                                      "none means +0."},
         "shield": {"type": "integer", "minimum": 0, "default": 0},

@@ -76,7 +76,8 @@ def parse_figure(raw: Any, index: int) -> Figure:
     name = check_str(fig["name"], f"{label}.name")
     kind = fig.get("type")
     if kind not in TYPES:
-        raise CheckInputError(f"{label}.type must be one of: {', '.join(TYPES)} (got {shown(kind)})")
+        raise CheckInputError(f"{label}.type must be one of: {', '.join(TYPES)} "
+                              f"(got {shown(kind)})")
     initiative = fig.get("initiative")
     if kind != "summon" and initiative is None:
         raise CheckInputError(f"{label}.initiative is required for a {kind}")
@@ -85,7 +86,8 @@ def parse_figure(raw: Any, index: int) -> Figure:
     second = fig.get("second")
     if second is not None:
         if kind != "character":
-            raise CheckInputError(f"{label}.second is only for characters (this figure is a {kind})")
+            raise CheckInputError(f"{label}.second is only for characters "
+                                  f"(this figure is a {kind})")
         second = check_int(second, f"{label}.second", minimum=1, maximum=99)
     summoner = fig.get("summoner")
     if kind == "summon":
@@ -148,7 +150,8 @@ def order_characters(game: str, init: int, chars: list[Figure]
     seconds = ", ".join(f"{c.name} {c.second}" for c in ranked)
     action = f"characters {names(chars)} tie on initiative {init}: second cards {seconds}"
     if ties:
-        action += "; still tied: the players choose (" + "; ".join(" / ".join(t) for t in ties) + ")"
+        still = "; ".join(" / ".join(t) for t in ties)
+        action += f"; still tied: the players choose ({still})"
     return ranked, ties, [Step(action, [c.name for c in ranked], rule)]
 
 
@@ -184,7 +187,8 @@ def order_group(game: str, init: int, group: list[Figure]
 
 
 def place_summons(game: str, actors: list[Figure], summons: list[Figure],
-                  ties: list[tuple[str, ...]]) -> tuple[list[str], list[tuple[str, ...]], list[Step]]:
+                  ties: list[tuple[str, ...]]
+                  ) -> tuple[list[str], list[tuple[str, ...]], list[Step]]:
     """Summons act immediately before their summoner; fresh ones do not act this round."""
     rule = by_game(game, ("fh-nl-5", "fh-it-5"), ("gh-da-5",))
     steps: list[Step] = []

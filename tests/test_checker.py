@@ -147,19 +147,24 @@ BAD_MOD = "must be '+N', '-N', 'x2' or 'null', optionally followed by ' rolling'
      f"'modifiers'[1] {BAD_MOD} (got 'x3')"),
     ({"game": "frosthaven", "attack": 3, "modifiers": ["+1  rolling"]},
      f"'modifiers'[0] {BAD_MOD} (got '+1  rolling')"),
-    ({"game": "frosthaven", "attack": 3, "modifiers": ["1"]}, f"'modifiers'[0] {BAD_MOD} (got '1')"),
+    ({"game": "frosthaven", "attack": 3, "modifiers": ["1"]},
+     f"'modifiers'[0] {BAD_MOD} (got '1')"),
     ({"game": "frosthaven", "attack": 3, "modifiers": [" +1"]},
      f"'modifiers'[0] {BAD_MOD} (got ' +1')"),
     ({"game": "frosthaven", "attack": 3, "modifiers": ["+100"]},
      "'modifiers'[0]: N in '+N' / '-N' must be from 0 to 99 (got '+100')"),
-    ({"game": "frosthaven", "attack": 3, "modifiers": [2]}, "'modifiers'[0] must be a string (got 2)"),
-    ({"game": "frosthaven", "attack": 3, "modifiers": "+1"}, "'modifiers' must be a list (got '+1')"),
+    ({"game": "frosthaven", "attack": 3, "modifiers": [2]},
+     "'modifiers'[0] must be a string (got 2)"),
+    ({"game": "frosthaven", "attack": 3, "modifiers": "+1"},
+     "'modifiers' must be a list (got '+1')"),
     ({"game": "frosthaven", "attack": 3, "modifiers": ["+0"] * 31},
      "'modifiers' must hold at most 30 item(s) (got 31)"),
     ({"game": "gloomhaven", "attack": 3, "ward": True},
-     "'ward' does not exist in Gloomhaven (it is a Frosthaven condition): send false or leave it out"),
+     "'ward' does not exist in Gloomhaven (it is a Frosthaven condition): "
+     "send false or leave it out"),
     ({"game": "gloomhaven", "attack": 3, "brittle": True},
-     "'brittle' does not exist in Gloomhaven (it is a Frosthaven condition): send false or leave it out"),
+     "'brittle' does not exist in Gloomhaven (it is a Frosthaven condition): "
+     "send false or leave it out"),
     ({"game": "frosthaven"}, "'attack' is required"),
     ({"game": "frosthaven", "attack": -1}, "'attack' must be at least 0 (got -1)"),
     ({"game": "frosthaven", "attack": True}, "'attack' must be an integer (got true)"),
@@ -167,7 +172,8 @@ BAD_MOD = "must be '+N', '-N', 'x2' or 'null', optionally followed by ' rolling'
     ({"game": "frosthaven", "attack": 3, "shield": -2}, "'shield' must be at least 0 (got -2)"),
     ({"game": "frosthaven", "attack": 3, "hp": 0}, "'hp' must be at least 1 (got 0)"),
     ({"game": "frosthaven", "attack": 3, "ward": 1}, "'ward' must be true or false (got 1)"),
-    ({"game": "frosthaven", "attack": 3, "negate": "yes"}, "'negate' must be true or false (got 'yes')"),
+    ({"game": "frosthaven", "attack": 3, "negate": "yes"},
+     "'negate' must be true or false (got 'yes')"),
     ({"game": "frosthaven", "attack": 3, "pierce": 1}, "unknown field(s) in request: pierce"),
     ({"game": "catan", "attack": 3}, "'game' must be one of: frosthaven, gloomhaven"),
     ([], "the request body must be a JSON object"),
@@ -366,12 +372,14 @@ def test_gloomhaven_advantage_numeric_without_rulings() -> None:
      "'cards'[0].value: rolling modifiers are out of scope for this check (got '+1 rolling')"),
     ({"mode": "advantage", "cards": [{"value": "+0"}, {"value": "x3"}]},
      "'cards'[1].value must be '+N' or '-N' (N from 0 to 99), 'x2' or 'null' (got 'x3')"),
-    ({"mode": "advantage", "cards": [{"value": "+0"}]}, "'cards' must hold exactly 2 cards (got 1)"),
+    ({"mode": "advantage", "cards": [{"value": "+0"}]},
+     "'cards' must hold exactly 2 cards (got 1)"),
     ({"mode": "advantage", "cards": [{"value": "+0"}] * 3},
      "'cards' must hold exactly 2 cards (got 3)"),
     ({"mode": "advantage"}, "'cards' is required"),
     ({"mode": "best", "cards": []}, "'mode' must be one of: advantage, disadvantage (got 'best')"),
-    ({"mode": "advantage", "cards": [{"value": "+0", "effects": ["Stun", " stun"]}, {"value": "+0"}]},
+    ({"mode": "advantage",
+      "cards": [{"value": "+0", "effects": ["Stun", " stun"]}, {"value": "+0"}]},
      "'cards'[0].effects[1] repeats the effect ' stun'"),
     ({"mode": "advantage", "cards": [{"value": "+0", "effects": [""]}, {"value": "+0"}]},
      "'cards'[0].effects[0] must not be empty"),
@@ -539,7 +547,8 @@ def figure_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
     for i in range(draw(st.integers(0, 6))):
         figures.append(mon(f"M{i}", draw(st.integers(1, 5))))
     for i in range(draw(st.integers(0, 6))):
-        figures.append(summon(f"S{i}", f"C{draw(st.integers(0, n_chars - 1))}", draw(st.booleans())))
+        owner = draw(st.integers(0, n_chars - 1))
+        figures.append(summon(f"S{i}", f"C{owner}", draw(st.booleans())))
     return draw(st.permutations(figures))
 
 
@@ -592,8 +601,8 @@ def test_advantage_properties(game: str, a: dict[str, Any], b: dict[str, Any],
 def test_exhaustion_properties(game: str, hp: int, hand: int, discard: int, active: int) -> None:
     result = exhaustion.run({"game": game, "hp": hp, "hand": hand, "discard": discard,
                              "active_bonuses": active})
-    assert result["exhausted"] == (hp < 1 or not (result["can_play"] or result["can_rest"])) \
-        or result["exhausted"] and hp < 1
+    pile = discard + (active if game == "frosthaven" else 0)  # fh-errata-01: long rest only
+    assert result["exhausted"] == (hp < 1 or (hand < 2 and pile < 2))
     if result["exhausted"]:
         assert not (result["can_play"] or result["can_rest"] or result["can_long_rest"])
     if hp >= 1 and hand >= 2:
