@@ -12,17 +12,18 @@ edge midpoints all land on integers: centre ``(120 c, 80 r + 40 (c & 1))``, corn
 
 Line of sight (``Board.sees``) is a segment from a sample point of one hex to a sample point of
 the other that touches no wall line. Wall lines are the edges between a room hex and a wall or
-off-map hex, and the thin walls. Sample points are pulled an infinitesimal ε toward their own
-hex's centre (computed symbolically: polynomials in ε compared by their first non-zero
-coefficient), so a line may start at a corner lying on a wall but must leave through the room:
-a line from a corner of a hex along a corridor wall sees down the corridor, while two hexes
-meeting only at a wall junction, or separated by a thin wall, do not see each other.
+off-map hex, and the thin walls. Sample points: Gloomhaven, the 6 corners (corner to corner);
+Frosthaven ("any point of the hex"), the centre, the corners and the edge midpoints. Each is
+pulled an infinitesimal ε toward its own hex's centre (exactly: see EPS_SCALE), so a line may
+start at a corner lying on a wall but must leave through the room: a line from a corner of a
+hex along a corridor wall sees down the corridor, while two hexes meeting only at a wall
+junction, or separated by a thin wall, do not see each other.
 """
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterator
 
 Hex = tuple[int, int]
 Point = tuple[int, int]
@@ -89,101 +90,44 @@ def shared_edge(a: Hex, b: Hex) -> tuple[Point, Point]:
 
 
 # --- exact geometry with an infinitesimal ε -----------------------------------------------
-# A perturbed point is ((x0, x1), (y0, y1)) meaning (x0 + x1 ε, y0 + y1 ε). Products are
-# polynomials of degree ≤ 2 held as tuples of coefficients; their sign is that of the first
-# non-zero coefficient (ε > 0 arbitrarily small).
+# A sample point p of a hex with centre c is taken at p + ε (c - p). With every coordinate
+# multiplied by K = 1 / ε this is the integer point K p + (c - p). On a board of at most
+# 50 x 50 hexes every orientation (cross product) of such points is a polynomial
+# a0 + a1 ε + a2 ε² with integer coefficients |a1| < 10^8, |a2| < 10^5, so with K = 10^9 its
+# sign is exactly the sign of its first non-zero coefficient: the result is the one for an
+# infinitesimal ε, in plain integer arithmetic.
 
-def _sign(poly: tuple[int, ...]) -> int:
-    for coef in poly:
-        if coef:
-            return 1 if coef > 0 else -1
-    return 0
-
-
-def _sub(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    return (a[0] - b[0], a[1] - b[1])
+EPS_SCALE = 10 ** 9
 
 
-def _mul(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int, int]:
-    return (a[0] * b[0], a[0] * b[1] + a[1] * b[0], a[1] * b[1])
+def _side(o: Point, u: Point, v: Point) -> int:
+    """Sign of cross(u - o, v - o): which side of line o-u the point v is on (0: on it)."""
+    cross = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
+    return (cross > 0) - (cross < 0)
 
 
-def _orient(p, q, s) -> int:
-    """Sign of cross(q - p, s - p) for perturbed points."""
-    ux, uy = _sub(q[0], p[0]), _sub(q[1], p[1])
-    vx, vy = _sub(s[0], p[0]), _sub(s[1], p[1])
-    a, b = _mul(ux, vy), _mul(uy, vx)
-    return _sign((a[0] - b[0], a[1] - b[1], a[2] - b[2]))
+def _on_box(o: Point, u: Point, v: Point) -> bool:
+    """v (collinear with o-u) lies on the closed segment o-u."""
+    return (min(o[0], u[0]) <= v[0] <= max(o[0], u[0])
+            and min(o[1], u[1]) <= v[1] <= max(o[1], u[1]))
 
 
-def _between(a, b, x) -> bool:
-    """Whether coordinate x lies in [min(a, b), max(a, b)] (perturbed scalars)."""
-    lo, hi = (a, b) if _sign(_sub(b, a)) >= 0 else (b, a)
-    return _sign(_sub(x, lo)) >= 0 and _sign(_sub(hi, x)) >= 0
-
-
-def _on_segment(p, q, s) -> bool:
-    """s, known collinear with p-q, lies on the closed segment p-q."""
-    return _between(p[0], q[0], s[0]) and _between(p[1], q[1], s[1])
-
-
-def _touches(p, q, a, b) -> bool:
-    """Closed segments p-q (perturbed) and a-b (exact, lifted) share a point."""
-    d1, d2 = _orient(a, b, p), _orient(a, b, q)
-    d3, d4 = _orient(p, q, a), _orient(p, q, b)
+def segments_touch(p: Point, q: Point, a: Point, b: Point) -> bool:
+    """Closed segments p-q and a-b share at least one point."""
+    d1, d2, d3, d4 = _side(a, b, p), _side(a, b, q), _side(p, q, a), _side(p, q, b)
     if d1 * d2 < 0 and d3 * d4 < 0:
         return True
-    return ((d1 == 0 and _on_segment(a, b, p)) or (d2 == 0 and _on_segment(a, b, q))
-            or (d3 == 0 and _on_segment(p, q, a)) or (d4 == 0 and _on_segment(p, q, b)))
+    return ((d1 == 0 and _on_box(a, b, p)) or (d2 == 0 and _on_box(a, b, q))
+            or (d3 == 0 and _on_box(p, q, a)) or (d4 == 0 and _on_box(p, q, b)))
 
 
-def _lift(p: Point) -> tuple[tuple[int, int], tuple[int, int]]:
-    return ((p[0], 0), (p[1], 0))
+def pulled(p: Point, c: Point) -> Point:
+    """p moved ε toward c, in coordinates scaled by EPS_SCALE."""
+    return (EPS_SCALE * p[0] + c[0] - p[0], EPS_SCALE * p[1] + c[1] - p[1])
 
 
-def _inset(p: Point, c: Point) -> tuple[tuple[int, int], tuple[int, int]]:
-    """p moved ε toward c."""
-    return ((p[0], c[0] - p[0]), (p[1], c[1] - p[1]))
-
-
-def _exact_touch(p: Point, q: Point, a: Point, b: Point) -> bool:
-    """Closed-segment touching test in plain integers (fast path)."""
-    def orient(o, u, v):
-        cross = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
-        return (cross > 0) - (cross < 0)
-
-    def on(o, u, v):
-        return (min(o[0], u[0]) <= v[0] <= max(o[0], u[0])
-                and min(o[1], u[1]) <= v[1] <= max(o[1], u[1]))
-
-    d1, d2, d3, d4 = orient(a, b, p), orient(a, b, q), orient(p, q, a), orient(p, q, b)
-    if d1 * d2 < 0 and d3 * d4 < 0:
-        return True
-    return ((d1 == 0 and on(a, b, p)) or (d2 == 0 and on(a, b, q))
-            or (d3 == 0 and on(p, q, a)) or (d4 == 0 and on(p, q, b)))
-
-
-def _proper_cross(p: Point, q: Point, a: Point, b: Point) -> bool:
-    def orient(o, u, v):
-        cross = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
-        return (cross > 0) - (cross < 0)
-    return orient(a, b, p) * orient(a, b, q) < 0 and orient(p, q, a) * orient(p, q, b) < 0
-
-
-def segment_blocked(p: Point, cp: Point, q: Point, cq: Point,
-                    walls: Iterable[tuple[Point, Point]]) -> bool:
-    """Whether the segment from p (pulled ε toward cp) to q (pulled ε toward cq) touches a wall."""
-    pp, qq = None, None
-    for a, b in walls:
-        if not _exact_touch(p, q, a, b):
-            continue  # closed sets apart: an ε-perturbation keeps them apart
-        if _proper_cross(p, q, a, b):
-            return True  # a strict crossing survives an ε-perturbation
-        if pp is None:
-            pp, qq = _inset(p, cp), _inset(q, cq)
-        if _touches(pp, qq, _lift(a), _lift(b)):
-            return True
-    return False
+def scaled(p: Point) -> Point:
+    return (EPS_SCALE * p[0], EPS_SCALE * p[1])
 
 
 # --- the board -----------------------------------------------------------------------------
@@ -198,6 +142,8 @@ class Board:
     thin_walls: frozenset[frozenset[Hex]]
     los_points: str = "corners"  # "corners" (Gloomhaven) or "any" (Frosthaven sampling)
     _wall_lines: list[tuple[Point, Point]] = field(default_factory=list, repr=False)
+    _wall_boxes: list[tuple[Point, Point, int, int, int, int]] = field(default_factory=list,
+                                                                      repr=False)
     _los_cache: dict[tuple[Hex, Hex], bool] = field(default_factory=dict, repr=False)
     _range_cache: dict[Hex, dict[Hex, int]] = field(default_factory=dict, repr=False)
 
@@ -211,6 +157,8 @@ class Board:
             a, b = tuple(pair)
             lines.add(shared_edge(a, b))
         self._wall_lines = sorted(lines)
+        self._wall_boxes = [(u, v, min(u[0], v[0]), max(u[0], v[0]), min(u[1], v[1]),
+                             max(u[1], v[1])) for u, v in self._wall_lines]
 
     def on_map(self, h: Hex) -> bool:
         return 0 <= h[0] < self.width and 0 <= h[1] < self.height
@@ -255,10 +203,12 @@ class Board:
         return self.range_distances(a).get(b)
 
     def _samples(self, h: Hex) -> list[Point]:
-        pts = [centre(h)] + corners(h)
+        """Sample points of h, pulled ε toward its centre (scaled coordinates)."""
+        c = centre(h)
+        pts = corners(h)
         if self.los_points == "any":
-            pts += edge_midpoints(h)
-        return pts
+            pts = [c] + pts + edge_midpoints(h)
+        return [pulled(p, c) for p in pts]
 
     def sees(self, a: Hex, b: Hex) -> bool:
         """Line of sight between hexes a and b (see the module docstring)."""
@@ -275,19 +225,33 @@ class Board:
         ca, cb = centre(a), centre(b)
         xlo, xhi = min(ca[0], cb[0]) - 80, max(ca[0], cb[0]) + 80
         ylo, yhi = min(ca[1], cb[1]) - 40, max(ca[1], cb[1]) + 40
-        near = [(p, q) for p, q in self._wall_lines
-                if max(p[0], q[0]) >= xlo and min(p[0], q[0]) <= xhi
-                and max(p[1], q[1]) >= ylo and min(p[1], q[1]) <= yhi]
+        near = [(scaled(u), scaled(v)) for u, v, x0, x1, y0, y1 in self._wall_boxes
+                if x1 >= xlo and x0 <= xhi and y1 >= ylo and y0 <= yhi]
         if not near:
             return True
         pa, pb = self._samples(a), self._samples(b)
-        for p in pa:
-            for q in pb:
-                sx0, sx1 = (p[0], q[0]) if p[0] <= q[0] else (q[0], p[0])
-                sy0, sy1 = (p[1], q[1]) if p[1] <= q[1] else (q[1], p[1])
-                walls = [(u, v) for u, v in near
-                         if max(u[0], v[0]) >= sx0 and min(u[0], v[0]) <= sx1
-                         and max(u[1], v[1]) >= sy0 and min(u[1], v[1]) <= sy1]
-                if not segment_blocked(p, ca, q, cb, walls):
+        # Side of each wall line's supporting line for every sample point, computed once.
+        side_a = [[_side(u, v, p) for u, v in near] for p in pa]
+        side_b = [[_side(u, v, q) for u, v in near] for q in pb]
+        for p, sp in zip(pa, side_a):
+            for q, sq in zip(pb, side_b):
+                if not self._blocked(p, sp, q, sq, near):
                     return True
+        return False
+
+    @staticmethod
+    def _blocked(p: Point, sp: list[int], q: Point, sq: list[int],
+                 near: list[tuple[Point, Point]]) -> bool:
+        """Whether segment p-q touches one of the wall lines `near`."""
+        for i, (u, v) in enumerate(near):
+            s1, s2 = sp[i], sq[i]
+            if s1 * s2 > 0:
+                continue  # both ends strictly on one side of the wall line
+            d3, d4 = _side(p, q, u), _side(p, q, v)
+            if d3 * d4 > 0:
+                continue
+            if s1 and s2 and d3 and d4:
+                return True  # a strict crossing
+            if segments_touch(p, q, u, v):
+                return True
         return False

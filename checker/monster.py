@@ -253,6 +253,7 @@ class Mover:
         self.enemy_hexes = frozenset(e.hex for e in req.enemies)
         self.figures = self.enemy_hexes | req.allies  # the monster's own hex is vacated
         self.slides = req.game == "frosthaven" and self.mode == "walk" and bool(req.icy)
+        self.has_negative = any(self.negative(h) for h in req.traps | req.hazardous)
 
     def negative(self, h: Hex) -> bool:
         """Trap or hazardous terrain, unless the monster ignores it (flying)."""
@@ -331,14 +332,16 @@ class Mover:
             out[h] = [(neg, d + extra)]
         return out
 
-    def remaining(self, origin: Hex, goals: frozenset[Hex]) -> tuple[int, int] | None:
+    def remaining(self, origin: Hex, is_goal: Callable[[Hex], bool]) -> tuple[int, int] | None:
         """Fewest (negative hexes, then movement points) from origin to any goal hex."""
-        if origin in goals:
+        if is_goal(origin):
             return (0, 0)
         if self.mode != "walk":
             fr = self.fronts(origin)
-            best = [fr[g][0] for g in goals if g in fr]
-            return min(best) if best else None
+            for key, h in sorted((v[0], h) for h, v in fr.items()):
+                if is_goal(h):
+                    return key
+            return None
         seen: set[Hex] = set()
         heap = [(0, 0, origin)]
         while heap:
@@ -346,7 +349,7 @@ class Mover:
             if h in seen:
                 continue
             seen.add(h)
-            if h in goals:
+            if is_goal(h):
                 return (neg, cost)
             for n, dc, dn in self._walk_steps(h):
                 if n not in seen:
@@ -393,8 +396,8 @@ def compute(req: MonsterRequest) -> MonsterResult:
                            "end in a hex without a figure"}[mover.mode]
     steps.append(Step("movement rules", {"move": req.move, "mode": mover.mode},
                       by_game(game, (), ("gh-da-3",)),
-                      f"The monster {mode_text}. " + (
-                          f"Frosthaven applies the same movement rules; the archive states them "
+                      f"The monster {mode_text}." + (
+                          f" Frosthaven applies the same movement rules; the archive states them "
                           f"only in the Gloomhaven record gh-da-3, so for Frosthaven this step "
                           f"is {NO_RECORD}." if fh else "")))
     terrain_note = []
@@ -473,29 +476,39 @@ def compute(req: MonsterRequest) -> MonsterResult:
     fronts = mover.fronts(req.hex)
     end_hexes = [h for h in fronts if mover.can_end(h)]
 
-    def attack_hexes(enemy: Enemy) -> frozenset[Hex]:
-        rd = board.range_distances(enemy.hex)
-        return frozenset(h for h in end_hexes
-                         if h in rd and 1 <= rd[h] <= reach and board.sees(h, enemy.hex))
+    attack_memo: dict[tuple[Hex, Hex], bool] = {}
 
     def can_attack_from(h: Hex, enemy: Enemy) -> bool:
-        d = board.range_distance(h, enemy.hex)
-        return d is not None and 1 <= d <= reach and board.sees(h, enemy.hex)
+        """In range (counted around walls) and in line of sight of enemy from h."""
+        key = (h, enemy.hex)
+        if key not in attack_memo:
+            d = board.range_distances(enemy.hex).get(h)
+            attack_memo[key] = d is not None and 1 <= d <= reach and board.sees(h, enemy.hex)
+        return attack_memo[key]
+
+    def goal_of(enemy: Enemy) -> Callable[[Hex], bool]:
+        """Whether the monster may end in a hex and attack `enemy` from it."""
+        return lambda h: mover.can_end(h) and can_attack_from(h, enemy)
 
     # 2. focus ---------------------------------------------------------------------------
     by_name = {e.name: e for e in req.enemies}
     candidates: list[Candidate] = []
-    goal_sets: dict[str, frozenset[Hex]] = {}
+    goal_sets: dict[str, Callable[[Hex], bool]] = {}
     unreachable: list[str] = []
     for e in req.enemies:
-        goals = attack_hexes(e)
-        goal_sets[e.name] = goals
-        if not goals:
+        rd = board.range_distances(e.hex)
+        in_range = sorted((fronts[h][-1], h) for h in end_hexes
+                          if h in rd and 1 <= rd[h] <= reach)
+        goal_sets[e.name] = goal_of(e)
+        found = next((key for key, h in in_range if can_attack_from(h, e)), None)
+        if found is None:
             unreachable.append(e.name)
             continue
-        neg, cost = min(fronts[g][-1] for g in goals)
+        neg, cost = found
         prox = board.range_distance(req.hex, e.hex)
-        summon = 0 if (e.summoner is not None and by_name[e.summoner].initiative == e.initiative) else 1
+        summon = 1
+        if e.summoner is not None and by_name[e.summoner].initiative == e.initiative:
+            summon = 0  # a summon acts, and is focused, before its summoner
         candidates.append(Candidate(e, neg, cost, prox if prox is not None else 10 ** 6,
                                     (e.initiative, summon)))
     table = [{"name": c.enemy.name, "hex": _h(c.enemy.hex), "negative_hexes": c.negatives,
@@ -574,9 +587,11 @@ def compute(req: MonsterRequest) -> MonsterResult:
                           "These options are equally valid for the monster: the players choose."
                           + ("" if fh else f" (Published rule, {NO_RECORD}.)")))
     if req.muddled and req.attack:
-        steps.append(Step("muddled", True, by_game(game, ("fh-nl-3", "fh-it-3"), ()),
-                          "Muddled gives disadvantage on every attack, so it changes neither "
-                          "focus nor destination." + ("" if fh else f" ({NO_RECORD}.)")))
+        steps.append(Step("muddled", True, by_game(game, ("fh-edge-01",), ()),
+                          "Muddled gives disadvantage on every attack (published rule, "
+                          f"{NO_RECORD}); it is the same from every hex, so it changes neither "
+                          "the destination nor, as focus ignores disadvantage"
+                          + (" (fh-edge-01)" if fh else "") + ", the focus."))
     explanation = " ".join(explanations)
     if len(tied) > 1:
         explanation = (f"The players choose the focus among {', '.join(focus_names)}. "
@@ -586,7 +601,7 @@ def compute(req: MonsterRequest) -> MonsterResult:
 
 def _plan(req: MonsterRequest, board: Board, mover: Mover,
           fronts: dict[Hex, list[tuple[int, int]]], end_hexes: list[Hex], cand: Candidate,
-          goals: frozenset[Hex], reach: int, targets: int, melee: bool,
+          goals: Callable[[Hex], bool], reach: int, targets: int, melee: bool,
           can_attack_from: Callable[[Hex, Enemy], bool]
           ) -> tuple[list[Option], list[Step], str]:
     game = req.game
@@ -603,9 +618,10 @@ def _plan(req: MonsterRequest, board: Board, mover: Mover,
         if within:
             turn[h] = min(within)
 
-    attack_now = sorted(h for h in turn if h in goals and turn[h][0] == n_star)
+    attack_now = sorted(h for h in turn if turn[h][0] == n_star and goals(h))
     if attack_now:
-        return _attack(req, board, turn, attack_now, focus, targets, melee, can_attack_from)
+        return _attack(req, board, turn, attack_now, focus, targets, melee, can_attack_from,
+                       mover.has_negative)
 
     # Out of reach: get as close as possible to an attack hex of the focus, with no extra
     # negative hexes, moving as little as possible for that.
@@ -622,7 +638,7 @@ def _plan(req: MonsterRequest, board: Board, mover: Mover,
               "destinations": [_h(h) for h in dests]}
     steps.append(Step(
         "move toward focus", detail,
-        by_game(game, ("fh-edge-03",), ("gh-da-4",)),
+        by_game(game, ("fh-edge-03",) if mover.has_negative else (), ("gh-da-4",)),
         ("The monster cannot attack its focus this turn without extra negative hexes; it "
          "moves to the reachable hex leaving the fewest movement points to a hex from which "
          "it could attack its focus along the same safe path, moving as little as possible "
@@ -641,7 +657,7 @@ def _plan(req: MonsterRequest, board: Board, mover: Mover,
 
 def _attack(req: MonsterRequest, board: Board, turn: dict[Hex, tuple[int, int]],
             attack_now: list[Hex], focus: Enemy, targets: int, melee: bool,
-            can_attack_from: Callable[[Hex, Enemy], bool]
+            can_attack_from: Callable[[Hex, Enemy], bool], has_negative: bool
             ) -> tuple[list[Option], list[Step], str]:
     fh = req.game == "frosthaven"
     steps: list[Step] = []
@@ -661,7 +677,7 @@ def _attack(req: MonsterRequest, board: Board, turn: dict[Hex, tuple[int, int]],
         else:
             # Gloomhaven: additional targets chosen by the focus rules (proximity, initiative).
             def rank(e: Enemy) -> tuple[int, int]:
-                return (board.range_distance(h, e.hex), e.initiative)
+                return (board.range_distances(e.hex)[h], e.initiative)
             ranked = sorted(extra, key=rank)
             if k and len(ranked) > k:
                 cut = rank(ranked[k - 1])
@@ -708,12 +724,13 @@ def _attack(req: MonsterRequest, board: Board, turn: dict[Hex, tuple[int, int]],
         ))
     steps.append(Step(
         "destination", {"destinations": [_h(h) for h in dests], "movement_used": moved},
-        by_game(req.game, ("fh-edge-03", "fh-edge-06") if targets > 1 else ("fh-edge-03",),
-                ("gh-da-4",)),
-        ("The monster needs not move: it attacks from where it stands." if stays else
+        by_game(req.game, (("fh-edge-03",) if has_negative else ())
+                + (("fh-edge-06",) if targets > 1 else ()), ("gh-da-4",)),
+        ("The monster need not move: it attacks from where it stands." if stays else
          "The monster moves the least needed to best attack its focus, on a path with no "
          "extra negative hexes.")
-        + ("" if not fh else f" Moving the minimum is the rulebook's rule, {NO_RECORD}.")))
+        + (f" Moving the minimum is the rulebook's rule, {NO_RECORD}." if fh and targets == 1
+           else "")))
     verb = "attacks" if req.attack else "ends adjacent to"
     where = "stays where it is" if stays else (
         f"moves {moved} movement point(s) to " + " or ".join(str(_h(h)) for h in dests))

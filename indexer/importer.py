@@ -250,6 +250,15 @@ def _same_source(a: Ruling, b: Ruling) -> bool:
     return a.text == b.text and a.game == b.game
 
 
+def _next_free_id(rid: str, taken: set[str]) -> str:
+    """fh-nl-1 taken -> the next free number of that series (fh-nl-7 ...)."""
+    m = re.match(r"^(.*-)(\d+)$", rid)
+    base, n = (m.group(1), int(m.group(2))) if m else (f"{rid}-", 1)
+    while f"{base}{n}" in taken:
+        n += 1
+    return f"{base}{n}"
+
+
 def import_files(paths: list[Path], archive: Archive, *, lang: str | None = None,
                  dry_run: bool = False) -> ImportReport:
     """Import source files into the archive.
@@ -271,10 +280,7 @@ def import_files(paths: list[Path], archive: Archive, *, lang: str | None = None
                 continue
             rid = rec.id
             if rid in taken:
-                base, n = rid, 2
-                while f"{base}-{n}" in taken:
-                    n += 1
-                rid = f"{base}-{n}"
+                rid = _next_free_id(rid, taken)
                 report.skipped.append(f"{path.name}: id {rec.id} is taken by a different record; "
                                       f"imported as {rid}")
                 rec = rec.model_copy(update={"id": rid})

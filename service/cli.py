@@ -310,6 +310,20 @@ def check(name, file, as_json):
     _emit(result, as_json, human)
 
 
+@cli.command("discord")
+@click.option("--api-url", envvar="RULINGS_API_URL", default="http://127.0.0.1:8000", show_default=True,
+              help="The HTTP API the bot calls (RULINGS_API_URL).")
+@click.option("--public-url", envvar="RULINGS_PUBLIC_URL", default=None,
+              help="The page's public base URL, for permalinks (RULINGS_PUBLIC_URL).")
+def discord_(api_url, public_url):
+    """Run the Discord bot (token from DISCORD_TOKEN) against a running API server."""
+    from service.discord_bot import BotError, run_bot
+    try:
+        run_bot(os.environ.get("DISCORD_TOKEN"), api_url, public_url)
+    except BotError as exc:
+        raise Failure(str(exc)) from None
+
+
 def main() -> None:  # pragma: no cover - console entry
     cli(prog_name="rulings")
 

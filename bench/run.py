@@ -1,0 +1,209 @@
+"""``make bench``: quality, latency and scale benchmarks -> bench/report.json + bench/report.md.
+
+    python -m bench.run [--budget SECONDS] [--sections quality,latency,http,scale]
+
+Every figure stands beside a baseline measured in the same run. The whole run keeps to the
+budget (default 19 min): the scale section gets what is left, and skips with a line what would
+not fit.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from bench.common import REPO, load_average, log, machine, versions  # noqa: E402
+
+OUT_DIR = REPO / "bench"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=19 * 60, help="seconds for the whole run")
+    parser.add_argument("--sections", default="quality,latency,http,scale")
+    parser.add_argument("--out", type=Path, default=OUT_DIR)
+    args = parser.parse_args(argv)
+    sections = set(args.sections.split(","))
+    started = time.monotonic()
+    left = lambda: args.budget - (time.monotonic() - started)
+
+    report: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "machine": machine(),
+                    "versions": versions(), "budget_s": args.budget}
+    from indexer.archive import load_archive
+    from indexer.embedder import load_embedder, model_setting
+    from indexer.index import build_index
+
+    t = time.perf_counter()
+    archive = load_archive()
+    embedder = load_embedder(model_setting())
+    report["model"] = {"name": embedder.name, "dimension": embedder.dimension,
+                       "load_s": round(time.perf_counter() - t, 2)}
+    with tempfile.TemporaryDirectory(prefix="rulings-bench-") as tmp:
+        index_dir = Path(tmp) / "index"
+        t = time.perf_counter()
+        index, stats = build_index(archive, embedder, index_dir, show_progress=False)
+        build_s = time.perf_counter() - t
+        report["archive_build"] = dict(stats, build_s=round(build_s, 2),
+                                       passages_per_s=round(stats["passages"] / build_s, 1))
+        log(f"built the archive index: {stats['passages']} passages in {build_s:.1f}s")
+
+        if "quality" in sections:
+            from bench.quality import run_quality
+            report["quality"] = run_quality(archive, embedder, index)
+        if "latency" in sections or "http" in sections:
+            from bench import latency
+            if "latency" in sections:
+                from service.engine import Engine, Settings
+                engine = Engine(Settings(index_dir=index_dir))
+                report["latency"] = latency.in_process(engine)
+                log(f"latency: ask p50 {report['latency']['ask_ms']['p50']} ms, bare "
+                    f"{report['latency']['bare_embedding_ms']['p50']} ms")
+            if "http" in sections:
+                if left() > 240:
+                    report["http"] = latency.http(index_dir)
+                else:
+                    report["http"] = {"skipped": f"only {left():.0f} s of the budget left"}
+    if "scale" in sections:
+        from bench.scale import run_scale
+        report["scale"] = run_scale(embedder, budget_s=left() - 20)
+    report["load_average_at_end"] = load_average()
+    report["total_s"] = round(time.monotonic() - started, 1)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    (args.out / "report.md").write_text(render(report))
+    log(f"wrote {args.out / 'report.md'} and report.json in {report['total_s']} s")
+    return 0
+
+
+# -- the readable report ------------------------------------------------------------------
+def _f(v, digits=3) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def render(r: dict) -> str:
+    m, v = r["machine"], r["versions"]
+    out = ["# Benchmarks", "",
+           f"Run {r['date']} in {r['total_s']} s (budget {r['budget_s']:.0f} s).", "",
+           f"- Machine: {m['cores']} cores ({m['cpu']}), {m['memory_gib']} GiB, {m['platform']}; "
+           f"load average at start {m['load_average_at_start']}, at end {r.get('load_average_at_end')}",
+           f"- Versions: Python {v['python']}, torch {v['torch']} ({v['torch_threads']} threads), "
+           f"faiss {v['faiss']}, sentence-transformers {v['sentence-transformers']}, "
+           f"bm25s {v.get('bm25s')}, numpy {v['numpy']}",
+           f"- Model: {r['model']['name']} ({r['model']['dimension']}-d), loaded in {r['model']['load_s']} s",
+           f"- Archive index build: {r['archive_build']['records']} rulings, "
+           f"{r['archive_build']['passages']} passages in {r['archive_build']['build_s']} s "
+           f"({r['archive_build']['passages_per_s']} passages/s)", ""]
+    if (m.get("load_average_at_start") or [0])[0] > (m.get("cores") or 1):
+        out += ["> The machine was busy with other work during this run (load average above the "
+                "core count): timings are inflated, ratios measured side by side remain meaningful.", ""]
+    q = r.get("quality")
+    if q:
+        out += ["## Quality (dev set)", "",
+                f"{q['questions']} questions ({q['answerable']} answerable, {q['unanswerable']} to decline). "
+                "hit@k / MRR@10 count the top hits whether declined or not; `accuracy` = answerable "
+                "answered with a correct top ruling + unanswerable declined, over all questions.", "",
+                "| variant | hit@1 | hit@3 | MRR@10 | wrongly declined | declined (unanswerable) | accuracy |",
+                "|---|---|---|---|---|---|---|"]
+        for name, f in q["variants"].items():
+            out.append(f"| {name} | {_f(f['hit@1'])} | {_f(f['hit@3'])} | {_f(f['mrr@10'])} | "
+                       f"{_f(f['wrongly_declined'])} | {_f(f['declined_unanswerable'])} | {_f(f['accuracy'])} |")
+        out += ["", *[f"- `{n}`: {f['note']}" for n, f in q["variants"].items()], "",
+                "hit@1 by question language:", "",
+                "| variant | " + " | ".join(q["by_language"]["service"]) + " |",
+                "|---|" + "---|" * len(q["by_language"]["service"])]
+        for name, langs in q["by_language"].items():
+            out.append(f"| {name} | " + " | ".join(_f(langs.get(l, {}).get("hit@1")) for l in
+                                                   q["by_language"]["service"]) + " |")
+        out += ["", f"Service failures ({len(q['service_failures'])}):", ""]
+        out += [f"- {f['q'][:90]!r}: expect {f['expect']}, got {f['got']}, declined={f['declined']}"
+                for f in q["service_failures"]]
+        out.append("")
+    lat = r.get("latency")
+    if lat:
+        a, b = lat["ask_ms"], lat["bare_embedding_ms"]
+        out += ["## Latency (in-process)", "",
+                f"{lat['questions']} dev questions x {lat['repetitions']}, `engine.ask` and the bare "
+                "model (`embedder.encode([\"query: \" + q])`) interleaved question by question.", "",
+                "| | p50 ms | p95 ms | p99 ms | mean ms |", "|---|---|---|---|---|",
+                f"| engine.ask | {a['p50']} | {a['p95']} | {a['p99']} | {a['mean']} |",
+                f"| bare embedding (baseline) | {b['p50']} | {b['p95']} | {b['p99']} | {b['mean']} |", "",
+                f"Ratio ask/bare at p50: **{lat['ratio_p50']}** (target <= {lat['target_ratio_p50']}: "
+                f"{'met' if lat['target_met'] else 'missed'}).", "",
+                "Median per stage (ms): " + ", ".join(f"{k} {v}" for k, v in lat["stage_median_ms"].items())
+                + f"; everything but the model: {lat['non_model_median_ms_sum']} ms.", ""]
+    h = r.get("http")
+    if h:
+        out += ["## Latency over HTTP (gunicorn, loopback)", ""]
+        if "skipped" in h:
+            out += [f"Skipped: {h['skipped']}.", ""]
+        else:
+            out += [f"{h['server']}, {h['endpoint']}; {h['note']}. Cold start (process start to first "
+                    f"answer): **{h['cold_start_to_first_answer_s']} s** (baseline: model load alone "
+                    f"{r['model']['load_s']} s in this process).", "",
+                    "| clients | requests | req/s | p50 ms | p99 ms | errors |", "|---|---|---|---|---|---|"]
+            for lv in h["levels"]:
+                out.append(f"| {lv['clients']} | {lv['requests']} | {lv['throughput_rps']} | "
+                           f"{lv['latency_ms']['p50']} | {lv['latency_ms']['p99']} | {lv['errors']} |")
+            if lat:
+                out += ["", f"Baseline: one bare embedding in-process, p50 {lat['bare_embedding_ms']['p50']} ms "
+                        f"(single-client throughput ceiling ~{1000 / lat['bare_embedding_ms']['p50']:.0f} req/s)."]
+            out += ["", f"Target p99 < 100 ms at 8 clients: {'met' if h['target_met'] else 'missed'}.", ""]
+    s = r.get("scale")
+    if s:
+        out += ["## Scale (synthetic 384-d vectors)", "",
+                f"{s['queries']} single-vector queries per size, recall@{s['k']} against exact search "
+                "(IndexFlatIP, the baseline). `clustered` = Gaussian mixture (2,000 centres); `random` = "
+                "uniform on the sphere (worst case for ANN).", "",
+                "| kind | n | chosen | index | build s | p50 ms | p99 ms | recall@10 | index MiB | re-index one record |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        for row in s["rows"]:
+            fl = row["flat"]
+            out.append(f"| {row['kind']} | {row['n']:,} | {row['chosen_type']} | flat (exact) | {fl['build_s']} | "
+                       f"{fl['search_ms']['p50']} | {fl['search_ms']['p99']} | 1.0 | {fl['index_mb']} | "
+                       f"replace row {fl['reindex_one_inplace_ms']} ms; rebuild {fl['reindex_one_rebuild_s']} s |")
+            hn = row.get("hnsw")
+            if hn and "skipped" in hn:
+                out.append(f"| {row['kind']} | {row['n']:,} | {row['chosen_type']} | HNSW | skipped: {hn['skipped']} | | | | | |")
+            elif hn:
+                out.append(f"| {row['kind']} | {row['n']:,} | {row['chosen_type']} | HNSW M={hn['M']} efC={hn['efConstruction']} "
+                           f"efS={hn['efSearch']} | {hn['build_s']} | {hn['search_ms']['p50']} | {hn['search_ms']['p99']} | "
+                           f"{hn['recall@10']} | {hn['index_mb']} | rebuild {hn['reindex_one_rebuild_s']} s; add+mask "
+                           f"{hn['reindex_one_add_and_mask_ms']} ms |")
+            iv = row.get("ivf")
+            if iv:
+                for nprobe, fig in iv["nprobe_sweep"].items():
+                    out.append(f"| {row['kind']} | {row['n']:,} | (alternative) | IVF nlist={iv['nlist']} nprobe={nprobe} | "
+                               f"{iv['build_s']} | {fig['search_ms']['p50']} | {fig['search_ms']['p99']} | "
+                               f"{fig['recall@10']} | {iv['index_mb']} | remove+add {iv['reindex_one_remove_add_ms']} ms |")
+        for row in s["rows"]:
+            hn = row.get("hnsw") or {}
+            if "efSearch_sweep" in hn:
+                out.append("")
+                out.append(f"HNSW efSearch sweep, {row['kind']} {row['n']:,} (50 queries): " + "; ".join(
+                    f"efS={k}: p50 {x['p50_ms']} ms, recall {x['recall@10']}" for k, x in hn["efSearch_sweep"].items()))
+        out.append("")
+        out += [f"RSS after {row['kind']} {row['n']:,}: {row['rss_mb_after']} MiB" for row in s["rows"]]
+        bt = s.get("build_throughput")
+        if bt:
+            out += ["", f"Build with real embeddings: {bt['records']} generated records, {bt['passages']} "
+                    f"passages in {bt['build_s']} s ({bt['passages_per_s']} passages/s); after changing one "
+                    f"record the rebuild took {bt['rebuild_after_one_change_s']} s and embedded "
+                    f"{bt['rebuild_embedded_passages']} passage(s). {bt['note']}."]
+        if s["skipped"]:
+            out += ["", "Skipped:", *[f"- {line}" for line in s["skipped"]]]
+        out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

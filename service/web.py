@@ -1,0 +1,134 @@
+"""The page players meet: one HTML page over the /v1 API, plus server-rendered permalinks.
+
+``/`` is a single page (vanilla JS + CSS from ``service/static``, no build step) that calls the
+JSON API; ``/r/<id>`` renders one ruling on the server, so a permalink works without JS.
+Nothing here changes the API: /v1 stays JSON-only, only these page routes answer in HTML.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+
+from indexer.archive import KINDS, LANGUAGES
+from service.engine import InvalidRequest, NotFound
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+web = Blueprint("web", __name__, static_folder="static", static_url_path="/assets",
+                template_folder="templates")
+
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "da": "Dansk",
+                                  "it": "Italiano", "de": "Deutsch", "es": "Español",
+                                  "fr": "Français"}
+CHECK_GAMES: tuple[tuple[str, str], ...] = (("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven"))
+FALLBACK_GAMES: list[dict[str, str]] = [{"id": gid, "name": name} for gid, name in CHECK_GAMES]
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+# -- helpers shared by the templates --------------------------------------------------------
+def kind_label(kind: str) -> str:
+    """'edge case' -> 'Edge case' (the badge text)."""
+    return kind[:1].upper() + kind[1:]
+
+
+def kind_class(kind: str) -> str:
+    """A CSS-safe class for the kind badge: 'edge case' -> 'kind-edge-case'."""
+    return "kind-" + kind.replace(" ", "-") if kind in KINDS else "kind-other"
+
+
+def citation_parts(cit: dict[str, Any]) -> list[str]:
+    """The citation as short parts: source, pages (or section), author, site, date."""
+    pages = cit.get("pages") or []
+    where = (f"p. {pages[0]}" if len(pages) == 1 else f"pp. {', '.join(pages)}") if pages else None
+    parts = [cit.get("source"), where, cit.get("section") if not where else None,
+             cit.get("author"), cit.get("site"), cit.get("date")]
+    return [str(p) for p in parts if p]
+
+
+def ruling_title(r: dict[str, Any]) -> str:
+    """The ruling's title, else its source and pages (rulebook passages have no title)."""
+    if r.get("title"):
+        return r["title"]
+    parts = citation_parts(r["citation"])[:2]
+    return ", ".join(parts) if parts else f"Ruling {r['id']}"
+
+
+@lru_cache(maxsize=64)
+def _asset_version(name: str) -> str:
+    path = STATIC / name
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:10] if path.is_file() else "0"
+
+
+def _games() -> list[dict[str, Any]]:
+    """Games for the selector; the two checker games if the engine cannot be reached."""
+    from service.app import get_engine
+    try:
+        return [{"id": g["id"], "name": g["name"]} for g in get_engine().games()["games"]]
+    except Exception:  # the page must render even if the engine failed to load
+        log.exception("could not list the games for the page")
+        return FALLBACK_GAMES
+
+
+def _names(games: list[dict[str, Any]]) -> dict[str, str]:
+    return {g["id"]: g["name"] for g in games}
+
+
+@web.app_template_global()
+def asset(name: str) -> str:
+    """URL of a static file, with a content hash so browsers never run a stale script."""
+    return f"/assets/{name}?v={_asset_version(name)}"
+
+
+@web.after_request
+def _page_headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def _context(**extra: Any) -> dict[str, Any]:
+    return {"languages": LANGUAGE_NAMES, "kind_label": kind_label, "kind_class": kind_class,
+            "citation_parts": citation_parts, "ruling_title": ruling_title, **extra}
+
+
+# -- routes -----------------------------------------------------------------------------------
+@web.get("/")
+def index() -> str:
+    """The page: ask, errata by card, and the checker (the JS reads ?q= / ?card= on load)."""
+    games = _games()
+    return render_template("index.html", **_context(games=games, check_games=CHECK_GAMES,
+                                                     game_names=_names(games)))
+
+
+@web.get("/r/<path:record_id>")
+def ruling_page(record_id: str) -> tuple[str, int] | str:
+    """One ruling, rendered on the server (works without JS); an HTML 404 for unknown ids."""
+    from service.app import get_engine
+    engine = get_engine()
+    lang = request.args.get("lang") or None
+    if lang not in LANGUAGE_NAMES:
+        lang = None
+    try:
+        ruling = engine.ruling(record_id, lang)
+    except (NotFound, InvalidRequest):
+        return render_template("not_found.html", **_context(record_id=record_id)), 404
+    games = _names(_games())
+    related = [_related(engine, rid) for rid in ruling["related"]]
+    return render_template("ruling.html", **_context(
+        r=ruling, lang=lang, game_names=games, game_name=games.get(ruling["game"], ruling["game"]),
+        related=[r for r in related if r]))
+
+
+def _related(engine: Any, record_id: str) -> dict[str, Any] | None:
+    try:
+        return engine.ruling(record_id)
+    except NotFound:
+        return None

@@ -1,0 +1,126 @@
+"""Shared fixtures: the real model, archive and index, loaded once per test session.
+
+`app` / `client` / `runner` follow flaskr; `live_server` starts the real app under gunicorn on
+a free loopback port for the few tests that need a real HTTP server.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+DEV_SET = SHARED / "eval" / "dev.yaml"
+IDS_FILE = SHARED / "eval" / "ids.yaml"
+
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(scope="session")
+def archive():
+    from indexer.archive import load_archive
+    return load_archive(REPO / "rulings")
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real model (built by `make model`), loaded once."""
+    from indexer.embedder import load_embedder, model_setting
+    from indexer.model_build import build_model
+    setting = model_setting()
+    if Path(setting).is_absolute() and not Path(setting).exists():
+        build_model(Path(setting))
+    return load_embedder(setting)
+
+
+@pytest.fixture(scope="session")
+def index_dir(tmp_path_factory, archive, embedder) -> Path:
+    """A fresh index of the real archive, built once for the session in a temp folder."""
+    from indexer.index import build_index
+    path = tmp_path_factory.mktemp("index") / "index"
+    build_index(archive, embedder, path, show_progress=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def engine(index_dir):
+    from service.engine import Engine, Settings
+    return Engine(Settings(archive_dir=REPO / "rulings", index_dir=index_dir))
+
+
+@pytest.fixture(scope="session")
+def app(engine, index_dir):
+    from service.app import create_app
+    app = create_app({"TESTING": True, "INDEX_DIR": str(index_dir)})
+    app.extensions["rulings_engine"] = engine  # share the session's engine: one model in memory
+    return app
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture()
+def runner():
+    from click.testing import CliRunner
+    return CliRunner()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server(index_dir):
+    """The real server (gunicorn via `rulings serve`) on a free loopback port; yields its URL."""
+    port = free_port()
+    env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port), ACCESS_LOG="")
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {proc.stdout.read()[-2000:]}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        raise RuntimeError("server did not start within 120 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Debian's Chromium, installed on first use; skip with the reason if it cannot be."""
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        try:
+            subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True, timeout=300)
+            subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True,
+                           capture_output=True, timeout=900,
+                           env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        except (OSError, subprocess.SubprocessError) as exc:
+            pytest.skip(f"Chromium is not installed and cannot be installed here: {exc}")
+    if not Path(path).exists():
+        pytest.skip("Chromium is not installed and apt-get did not provide /usr/bin/chromium")
+    return path

@@ -1,0 +1,263 @@
+"""The page: Flask-client tests of the HTML routes, and end-to-end tests in headless Chromium.
+
+Browser tests drive Debian's Chromium through Python playwright against the real server
+(`live_server`). Set UPDATE_SCREENSHOT=1 to refresh docs/screenshot.png from them.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+STATIC = REPO / "service" / "static"
+TEMPLATES = REPO / "service" / "templates"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 30_000
+
+
+# -- Flask client ---------------------------------------------------------------------------
+
+def test_index_page(client):
+    res = client.get("/")
+    assert res.status_code == 200
+    assert res.mimetype == "text/html"
+    page = res.get_data(as_text=True)
+    for needle in ('id="ask-form"', '<label for="q">', 'aria-live="polite"', 'id="errata-form"',
+                   'list="card-names"', 'id="damage-form"', 'id="initiative-form"',
+                   '<option value="frosthaven">Frosthaven</option>', 'Detect from the question',
+                   '<option value="nl">Nederlands</option>', 'name="viewport"'):
+        assert needle in page, needle
+    assert re.search(r'<script type="module" src="/assets/app\.js\?v=\w+">', page)
+    assert "script-src 'self'" in res.headers["Content-Security-Policy"]
+
+
+def test_ruling_permalink_is_server_rendered(client):
+    res = client.get("/r/fh-errata-09")
+    assert res.status_code == 200 and res.mimetype == "text/html"
+    page = res.get_data(as_text=True)
+    assert "<h1 class=\"title\">Item 225 is a one-hand item</h1>" in page
+    assert 'class="badge kind-erratum">Erratum<' in page
+    assert "Item 225 occupies a 1-hand slot, not a chest slot." in page
+    assert '<span class="chip">Item 225</span>' in page
+    assert "Frosthaven FAQ · dwarf74" in page and "boardgamegeek.com · 2026-07-14" in page
+    assert "<script" not in page  # the permalink needs no JS
+
+
+def test_ruling_permalink_with_translation_and_related(client):
+    page = client.get("/r/fh-it-1?lang=en").get_data(as_text=True)
+    assert 'class="badge kind-rulebook">Rulebook<' in page
+    assert "Original (Italiano)" in page
+    assert "Translation (English): unofficial translation; the original is the authority" in page
+    assert "Frosthaven rulebook, Italian edition · pp. 18, 20, 34" in page
+    assert '<a href="/r/fh-nl-1">' in page  # the same rule in the Dutch edition
+
+
+def test_ruling_permalink_ignores_an_unknown_language(client):
+    res = client.get("/r/fh-it-1?lang=xx")
+    assert res.status_code == 200
+    assert "Translation (" not in res.get_data(as_text=True)
+
+
+def test_unknown_ruling_is_an_html_404_with_the_id_escaped(client):
+    res = client.get("/r/<script>alert(1)</script>")
+    assert res.status_code == 404 and res.mimetype == "text/html"
+    page = res.get_data(as_text=True)
+    assert "No such ruling" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+
+
+def test_api_stays_json(client):
+    res = client.get("/v1/nope")
+    assert res.status_code == 404 and res.is_json
+    assert client.get("/v1/rulings/nope").get_json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("name, mimetype", [("app.js", "text/javascript"), ("style.css", "text/css"),
+                                            ("favicon.svg", "image/svg+xml")])
+def test_static_assets_are_served(client, name, mimetype):
+    res = client.get(f"/assets/{name}")
+    assert res.status_code == 200
+    assert res.mimetype == mimetype
+    assert res.data == (STATIC / name).read_bytes()
+
+
+def test_no_external_assets_and_no_inner_html():
+    files = [*STATIC.iterdir(), *TEMPLATES.iterdir()]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(src|href)=[\"']?(https?:)?//", text), path.name
+        assert "@import" not in text, path.name
+        assert not re.search(r"\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write", text), path.name
+    assert len((STATIC / "app.js").read_text().splitlines()) < 420
+
+
+# -- headless Chromium ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser_context(chromium_path, tmp_path_factory):
+    """A fresh Chromium profile (persistent context in a temp dir), closed after the module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True,
+            viewport={"width": 1100, "height": 900})
+        context.set_default_timeout(TIMEOUT_MS)
+        yield context
+        context.close()
+
+
+@pytest.fixture()
+def page(browser_context):
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    page.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def ask(page, live_server: str, question: str) -> None:
+    page.goto(live_server + "/")
+    page.fill("#q", question)
+    page.press("#q", "Enter")
+    page.wait_for_selector("#answer[aria-busy=false] > :not(.loading)")
+
+
+@pytest.mark.browser
+def test_browser_answers_a_question(page, live_server, tmp_path):
+    ask(page, live_server, "can I do two top actions?")
+    card = page.locator("#answer article.ruling").first
+    assert card.get_attribute("data-id") in {"fh-nl-1", "fh-it-1"}
+    assert card.locator(".badge").inner_text().lower() == "rulebook"
+    assert "pp. 18, 20, 34" in card.locator(".citation").inner_text()
+    assert "Translation (English)" in card.locator(".translation .label").inner_text()
+    assert "two top or two bottom" in card.locator(".translation").inner_text()
+    assert page.locator("#answer .more li a").count() >= 1  # related rulings, as permalinks
+    assert "q=can+I+do+two+top+actions%3F" in page.url
+    shot = tmp_path / "screenshot.png"
+    page.screenshot(path=str(shot))
+    if os.environ.get("UPDATE_SCREENSHOT"):
+        (REPO / "docs").mkdir(exist_ok=True)
+        (REPO / "docs" / "screenshot.png").write_bytes(shot.read_bytes())
+
+
+@pytest.mark.browser
+def test_browser_runs_the_question_in_the_url(page, live_server):
+    page.goto(live_server + "/?q=mag+ik+twee+bovenste+acties+doen%3F")
+    page.wait_for_selector("#answer article.ruling")
+    assert page.locator("#answer article.ruling").first.get_attribute("data-id") == "fh-nl-1"
+    assert page.input_value("#q") == "mag ik twee bovenste acties doen?"
+
+
+@pytest.mark.browser
+def test_browser_shows_the_no_ruling_state(page, live_server):
+    ask(page, live_server, "any good pizza places near me?")
+    declined = page.locator("#answer .declined")
+    assert declined.locator("h2").inner_text() == "No ruling found"
+    assert declined.locator("ul.related li a").count() >= 1  # still offers the nearest ones
+    assert page.locator("#answer article.ruling").count() == 0
+
+
+@pytest.mark.browser
+def test_browser_escapes_api_text(page, live_server):
+    ask(page, live_server, "<img src=x onerror=window.pwned=1> two top actions?")
+    assert page.locator("#answer img").count() == 0
+    assert "<img src=x" in page.locator("#answer").inner_text()
+    assert page.evaluate("window.pwned") is None
+
+
+@pytest.mark.browser
+def test_browser_opens_a_permalink(page, live_server):
+    page.goto(live_server + "/r/fh-errata-09")
+    assert page.locator("h1").inner_text() == "Item 225 is a one-hand item"
+    assert page.locator(".badge").inner_text().lower() == "erratum"
+    assert "404" not in page.title()
+    page.goto(live_server + "/r/no-such-ruling")
+    assert page.locator("h1").inner_text() == "No such ruling"
+
+
+@pytest.mark.browser
+def test_browser_damage_calculator(page, live_server):
+    page.goto(live_server + "/")
+    page.select_option("#d-game", "frosthaven")
+    page.fill("#d-attack", "6")
+    page.fill("#d-shield", "2")
+    page.check("#d-ward")
+    page.click("#damage-form button[type=submit]")
+    result = page.locator("#damage-result")
+    result.locator(".damage").wait_for()
+    assert result.locator(".damage").inner_text() == "2"
+    assert result.locator("a[href='/r/fh-clar-10']").count() >= 1
+    assert result.locator(".noruling").count() >= 1  # the +0 step has no ruling
+    result.locator("a[href='/r/fh-clar-10']").first.click()
+    page.wait_for_url("**/r/fh-clar-10")
+    assert page.locator("article.ruling").get_attribute("data-id") == "fh-clar-10"
+
+
+@pytest.mark.browser
+def test_browser_damage_error_is_shown(page, live_server):
+    page.goto(live_server + "/")
+    page.fill("#d-mods", "+1, banana")
+    page.click("#damage-form button[type=submit]")
+    assert "modifiers" in page.locator("#damage-result .error").inner_text()
+
+
+@pytest.mark.browser
+def test_browser_initiative_editor(page, live_server):
+    page.goto(live_server + "/")
+    page.click("#add-figure")
+    row = page.locator("#figures .figure").last
+    assert row.locator("input[name=name]").evaluate("el => el === document.activeElement")
+    row.locator("input[name=name]").fill("Night Demon")
+    row.locator("select[name=type]").select_option("monster")
+    assert row.locator(".f-second").is_hidden()
+    row.locator("input[name=initiative]").fill("10")
+    page.click("#initiative-form button[type=submit]")
+    order = page.locator("#initiative-result ol.order li")
+    order.first.wait_for()
+    assert order.all_inner_texts() == ["Night Demon", "Banner", "Banner Spear", "Drifter", "Algox Archers"]
+    assert page.locator("#initiative-result a[href='/r/fh-nl-5']").count() == 1
+    assert page.locator("#initiative-result .noruling").count() >= 1
+
+
+@pytest.mark.browser
+def test_browser_errata_search_with_autocomplete(page, live_server):
+    page.goto(live_server + "/")
+    page.wait_for_function("document.querySelectorAll('#card-names option').length > 0")
+    assert page.locator("#card-names option[value='Item 225']").count() == 1
+    page.fill("#card", "item 225")
+    page.press("#card", "Enter")
+    page.wait_for_selector("#errata article.ruling")
+    assert page.locator("#errata article.ruling").first.get_attribute("data-id") == "fh-errata-09"
+    assert "card=item+225" in page.url
+
+
+@pytest.mark.browser
+def test_browser_keyboard_only(page, live_server):
+    page.goto(live_server + "/")
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "q":
+            break
+    assert page.evaluate("document.activeElement.id") == "q"
+    page.keyboard.type("can I do two top actions?")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer article.ruling")
+    outline = page.evaluate("""() => { const a = document.querySelector('#answer a');
+        a.focus(); return getComputedStyle(a).outlineStyle; }""")
+    assert outline != "none"
+
+
+@pytest.mark.browser
+def test_browser_phone_width(page, live_server, tmp_path):
+    page.set_viewport_size({"width": 360, "height": 740})
+    ask(page, live_server, "Item 225 hand slot?")
+    assert page.locator("#answer article.ruling, #answer .declined").count() >= 1
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"horizontal scrolling on a phone: {width}px"
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
