@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=19 * 60, help="seconds for the whole run")
     parser.add_argument("--sections", default="quality,latency,http,scale")
     parser.add_argument("--out", type=Path, default=OUT_DIR)
+    parser.add_argument("--sizes", default="10000,100000,1000000", help="scale sizes (vectors)")
+    parser.add_argument("--http-requests", type=int, default=144, help="requests per concurrency level")
     args = parser.parse_args(argv)
     sections = set(args.sections.split(","))
     started = time.monotonic()
@@ -66,12 +68,13 @@ def main(argv: list[str] | None = None) -> int:
                     f"{report['latency']['bare_embedding_ms']['p50']} ms")
             if "http" in sections:
                 if left() > 240:
-                    report["http"] = latency.http(index_dir)
+                    report["http"] = latency.http(index_dir, args.http_requests)
                 else:
                     report["http"] = {"skipped": f"only {left():.0f} s of the budget left"}
     if "scale" in sections:
         from bench.scale import run_scale
-        report["scale"] = run_scale(embedder, budget_s=left() - 20)
+        report["scale"] = run_scale(embedder, budget_s=left() - 20,
+                                    sizes=tuple(int(x) for x in args.sizes.split(",")))
     report["load_average_at_end"] = load_average()
     report["total_s"] = round(time.monotonic() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -208,6 +208,16 @@ class Searcher:
         games = {g for _, _, g in self.games_named(question)}
         return games.pop() if len(games) == 1 else None
 
+    def strip_game_label(self, question: str) -> str:
+        """Drop a leading "Frosthaven:" / "FH -" label: the game is a filter, not text to match."""
+        folded = fold(question)
+        for name in sorted(self._game_names, key=len, reverse=True):
+            m = re.match(rf"\s*{re.escape(name)}\s*[:;,.\-–—]+\s*", folded)
+            if m and len(folded) > m.end():
+                # Folding keeps the length of these texts' characters, so the offset carries over.
+                return question[m.end():] if len(folded) == len(question) else question
+        return question
+
     def names_other_game(self, question: str) -> str | None:
         folded = fold(question)
         for name in self._other_games:
@@ -255,7 +265,7 @@ class Searcher:
             game = named_games.pop()
         allowed = {self._canonical[rid] for rid, rec in self.archive.records.items()
                    if game is None or rec.game == game}
-        sig = self.signals(strip_game_label(question, named), lang, allowed)
+        sig = self.signals(self.strip_game_label(question), lang, allowed)
         fused = fuse(sig)
         hits = self._collapse(fused, sig, lang, k)
         if game is None and hits and self.archive.records[hits[0].record_id].game in named_games:
@@ -273,16 +283,6 @@ class Searcher:
             shown = next((m for m in group if self.archive.records[m].lang == lang), rid)
             hits.append(Hit(shown, fused[rid], sig.dense.get(rid, 0.0), group))
         return hits
-
-
-def strip_game_label(question: str, named: list[tuple[int, int, str]]) -> str:
-    """Drop a leading "Frosthaven:" / "FH -" label: the game is a filter, not content to match."""
-    if named and named[0][0] == 0:
-        rest = question[named[0][1]:]
-        stripped = rest.lstrip(" \t:;,.-–—")
-        if len(stripped) < len(rest) and stripped:
-            return stripped
-    return question
 
 
 def fuse(sig: Signals) -> dict[str, float]:
