@@ -118,7 +118,7 @@ def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32)) -> d
 
     questions = [q.q for q in load_dev_questions()]
     port = _free_port()
-    env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port), ACCESS_LOG="",
+    env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port), ACCESS_LOG="/dev/null",
                TOKENIZERS_PARALLELISM="false")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     url = f"http://127.0.0.1:{port}"

@@ -48,7 +48,12 @@ class SentenceEmbedder:
 
     def __init__(self, name_or_path: str):
         import torch
+        import transformers
         from sentence_transformers import SentenceTransformer
+
+        # The weight-loading progress bar and load reports are noise for a service and a CLI.
+        transformers.utils.logging.disable_progress_bar()
+        transformers.utils.logging.set_verbosity_error()
 
         path = Path(name_or_path)
         is_folder = path.is_dir()

@@ -24,6 +24,7 @@ from indexer.index import VectorIndex, passage_text
 log = logging.getLogger(__name__)
 
 RRF_K = 60
+DENSE_CANDIDATES = 400
 # Fusion weights: the card lookup is near-certain when it fires, so it dominates; BM25 over
 # the asker-language text is slightly more precise than dense when the two disagree on the top
 # two (dev: hit@1 0.94 with 1.2 vs 0.90 with 1.0), so it breaks their ties.
@@ -141,15 +142,21 @@ class CardLookup:
         return scores
 
     def query(self, text: str, *, min_score: float = 75.0) -> dict[str, float]:
-        """For a card-name query (not a question): record id -> score, forgiving typos."""
+        """For a card-name query (not a question): record id -> score, forgiving typos.
+
+        Numbers match exactly ("item 225", "itme 225" and "225" find item 225); names match
+        fuzzily, whatever the case and accents.
+        """
         from rapidfuzz import fuzz, utils
 
         folded = fold(text).strip()
-        folded = re.sub(r"^(item|card|building|scenario|kaart|carta|karte|carte|kort)\s+", "", folded)
+        numbers = {n.lstrip("0") or "0" for n in re.findall(r"\d+", folded)}
         scores: dict[str, float] = {}
         for name, rid, _ in self.entries:
-            if name.isdigit() or folded.isdigit():
-                score = 100.0 if name.lstrip("0") == folded.lstrip("0") else 0.0
+            if name.isdigit():
+                score = 100.0 if name.lstrip("0") in numbers else 0.0
+            elif numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\d+", "", folded).replace("item", "")):
+                score = 0.0  # a bare number names no card by name
             else:
                 score = max(fuzz.WRatio(folded, name, processor=utils.default_process),
                             fuzz.ratio(folded, name))
@@ -174,6 +181,7 @@ class Searcher:
         self._row_lang = [p.lang for p in index.passages]
         corpus = [tokenize(passage_text(archive.records[p.record], p.lang), p.lang)
                   for p in index.passages]
+        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
         self._bm25 = bm25s.BM25()
         self._bm25.index(corpus, show_progress=False)
         self._game_names = archive.game_names()
@@ -182,6 +190,11 @@ class Searcher:
         # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal,
         # so a rule is not ranked twice and does not push others down a place.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
+        # The candidates per game filter (None: every game), computed once.
+        self._allowed: dict[str | None, frozenset[str]] = {None: frozenset(self._canonical.values())}
+        for game in archive.games:
+            self._allowed[game] = frozenset(self._canonical[r] for r, rec in archive.records.items()
+                                            if rec.game == game)
 
     # -- question analysis -------------------------------------------------------------
     def _unique_card_games(self) -> dict[str, str]:
@@ -231,7 +244,9 @@ class Searcher:
         sig = Signals()
         canon = self._canonical
         qvec = encode_queries(self.embedder, [question])
-        scores, rows = self.index.search(qvec, len(self._row_record))
+        # Enough neighbours for every language version of the top rulings; asking an ANN index
+        # for all rows would turn it back into a full scan.
+        scores, rows = self.index.search(qvec, min(len(self._row_record), DENSE_CANDIDATES))
         for score, row in zip(scores[0], rows[0]):
             if row < 0:
                 continue
@@ -263,8 +278,7 @@ class Searcher:
         named_games = {g for _, _, g in named}
         if game is None and len(named_games) == 1:
             game = named_games.pop()
-        allowed = {self._canonical[rid] for rid, rec in self.archive.records.items()
-                   if game is None or rec.game == game}
+        allowed = self._allowed.get(game, frozenset())
         sig = self.signals(self.strip_game_label(question), lang, allowed)
         fused = fuse(sig)
         hits = self._collapse(fused, sig, lang, k)

@@ -136,7 +136,9 @@ class Engine:
                    if (game_id is None or r.game == game_id) and (kind_name is None or r.kind == kind_name)]
         if card is not None:
             scores = self.searcher.cards.query(card)
-            records = sorted((r for r in records if r.id in scores), key=lambda r: (-scores[r.id], r.id))
+            # Equal matches: errata first, since this is how players look up corrections.
+            records = sorted((r for r in records if r.id in scores),
+                             key=lambda r: (-scores[r.id], KINDS.index(r.kind) if r.kind != "erratum" else -1, r.id))
         return {"results": [self.ruling_dict(r, lang_code) for r in records[:limit]],
                 "total": len(records)}
 

@@ -19,7 +19,7 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int | None = None) -
             self.cfg.set("threads", int(os.environ.get("WEB_THREADS", 8)))
             self.cfg.set("worker_class", "gthread")
             self.cfg.set("timeout", 60)
-            self.cfg.set("accesslog", os.environ.get("ACCESS_LOG", "-"))
+            self.cfg.set("accesslog", os.environ.get("ACCESS_LOG", "-") or None)  # "" = no access log
 
         def load(self):
             return app

@@ -43,17 +43,24 @@ def error_has_documented_shape(ctx, response, case):
     return None
 
 
-@pytest.fixture(scope="session")
-def api_schema(app):
-    return schemathesis.openapi.from_wsgi("/openapi.json", app)
+# The schema is loaded at import from an app whose engine is attached later (the engine is only
+# built on the first request that needs it): schemathesis' lazy `from_fixture` loader does not
+# work with this pytest version ('Function' object has no attribute '_nodeid').
+from service.app import create_app  # noqa: E402
+
+_fuzz_app = create_app({"TESTING": True})
+schema = schemathesis.openapi.from_wsgi("/openapi.json", _fuzz_app)
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+@pytest.fixture()
+def fuzz_app(engine):
+    _fuzz_app.extensions["rulings_engine"] = engine  # the session's engine: one model in memory
+    return _fuzz_app
 
 
 @schema.parametrize()
 @FUZZ
-def test_every_operation(case):
+def test_every_operation(case, fuzz_app):
     case.call_and_validate(checks=[not_a_server_error, response_schema_conformance,
                                    content_type_conformance, error_has_documented_shape])
 

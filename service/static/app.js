@@ -152,8 +152,9 @@ function renderAnswer(res) {
   if (res.declined) {
     return el("div", { class: "declined" },
       el("h2", {}, "No ruling found"),
-      el("p", {}, "No ruling in the archive answers this question closely enough",
-        res.reason ? ` (${res.reason}).` : ".", " Nothing is made up: try rephrasing, or pick the game."),
+      el("p", {}, "No ruling in the archive answers this question, and nothing is made up. ",
+        "Try rephrasing it, or choose the game."),
+      res.reason && el("p", { class: "muted" }, `Why: ${res.reason}.`),
       res.matches.length > 0 && el("h3", {}, "Nearest rulings"),
       res.matches.length > 0 && el("ul", { class: "related" }, res.matches.map(rulingLink)),
       el("p", { class: "muted" }, lang));

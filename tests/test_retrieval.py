@@ -1,0 +1,98 @@
+"""Retrieval with the real model and the real index: dev-set figures, card lookups, ANN recall."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from indexer.evaluate import evaluate, load_questions
+from tests.conftest import DEV_SET
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def dev_report(engine):
+    if not DEV_SET.exists():
+        pytest.skip(f"{DEV_SET} not present")
+    return evaluate(load_questions(DEV_SET), lambda q: engine.searcher.search(q, k=10))
+
+
+def test_dev_set_answers(dev_report):
+    overall = dev_report.overall
+    assert overall["hit@1"] >= 0.90, dev_report.failures
+    assert overall["hit@3"] >= 0.97, dev_report.failures
+    for lang, figures in dev_report.by_language.items():
+        assert figures["hit@1"] >= 0.80, (lang, figures)
+
+
+def test_dev_set_declines(dev_report):
+    assert dev_report.overall["declined_unanswerable"] >= 0.80, dev_report.failures
+    assert dev_report.overall["wrongly_declined"] <= 0.05, dev_report.failures
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("item 225", "fh-errata-09"),
+    ("chilling breath", "fh-errata-04"),
+    ("Blinkblade make it count", "fh-errata-13"),
+    ("town guard 1452", "fh-errata-10"),
+    ("building 74", "fh-errata-12"),
+])
+def test_card_lookups_rank_the_erratum_first(engine, question, expected):
+    result = engine.searcher.search(question)
+    assert result.hits[0].record_id == expected
+    assert not result.declined
+
+
+@pytest.mark.parametrize("question", [
+    "what is the capital of Australia?",
+    "Ticket to Ride: how many trains does each player get?",
+    "recette de la tarte tatin",
+])
+def test_off_topic_questions_are_declined_with_nearest_rulings(engine, question):
+    result = engine.searcher.search(question)
+    assert result.declined
+    assert result.hits  # the nearest rulings are still listed
+
+
+def test_linked_editions_collapse_and_the_askers_edition_is_shown(engine):
+    it = engine.searcher.search("posso fare due azioni superiori nello stesso turno?")
+    nl = engine.searcher.search("mag ik twee bovenste acties doen in dezelfde beurt?")
+    assert it.hits[0].record_id == "fh-it-1" and nl.hits[0].record_id == "fh-nl-1"
+    ids = [h.record_id for h in it.hits]
+    assert not ({"fh-it-1", "fh-nl-1"} <= set(ids))
+
+
+def test_game_named_in_the_question_filters(engine):
+    result = engine.searcher.search("GH: when does a summon act?", k=5)
+    assert result.game == "gloomhaven"
+    assert all(engine.archive.records[h.record_id].game == "gloomhaven" for h in result.hits)
+
+
+def test_query_and_passage_vectors_are_normalised(index_dir, embedder):
+    from indexer.embedder import encode_queries
+    from indexer.index import load_index
+    vectors = load_index(index_dir).vectors
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    assert np.isclose(np.linalg.norm(encode_queries(embedder, ["a question"])[0]), 1.0, atol=1e-4)
+
+
+def test_ann_index_recall_against_exact_search(index_dir):
+    """The HNSW index the service picks for large archives finds what exact search finds."""
+    import faiss
+
+    from indexer.index import load_index, make_faiss_index
+    real = load_index(index_dir).vectors
+    rng = np.random.default_rng(0)
+    # Real ruling vectors plus perturbed copies: a corpus shaped like real embeddings.
+    noise = rng.normal(scale=0.08, size=(20000, real.shape[1])).astype(np.float32)
+    corpus = real[rng.integers(0, len(real), size=20000)] + noise
+    corpus /= np.linalg.norm(corpus, axis=1, keepdims=True)
+    queries = corpus[rng.integers(0, len(corpus), size=200)] + rng.normal(scale=0.05, size=(200, real.shape[1])).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    exact = faiss.IndexFlatIP(corpus.shape[1])
+    exact.add(corpus)
+    _, truth = exact.search(queries, 10)
+    ann = make_faiss_index(corpus, "hnsw")
+    _, found = ann.search(queries, 10)
+    recall = np.mean([len(set(t) & set(f)) / 10 for t, f in zip(truth, found)])
+    assert recall >= 0.95, recall
