@@ -76,7 +76,8 @@ def test_api_stays_json(client):
     assert client.get("/v1/rulings/nope").get_json()["error"]["code"] == "not_found"
 
 
-@pytest.mark.parametrize("name, mimetype", [("app.js", "text/javascript"), ("style.css", "text/css"),
+@pytest.mark.parametrize("name, mimetype", [("app.js", "text/javascript"), ("board.js", "text/javascript"),
+                                            ("style.css", "text/css"),
                                             ("favicon.svg", "image/svg+xml")])
 def test_static_assets_are_served(client, name, mimetype):
     res = client.get(f"/assets/{name}")
@@ -93,6 +94,22 @@ def test_no_external_assets_and_no_inner_html():
         assert "@import" not in text, path.name
         assert not re.search(r"\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write", text), path.name
     assert len((STATIC / "app.js").read_text().splitlines()) < 420
+    assert len((STATIC / "board.js").read_text().splitlines()) < 300
+
+
+def test_index_page_has_the_monster_board(client):
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="monster-board"' in page and "Where does the monster go?" in page
+    assert re.search(r'data-script="/assets/board\.js\?v=\w+"', page)  # loaded by app.js, content-hashed
+    for piece in ("monster", "enemy", "ally", "wall", "obstacle", "trap", "hazardous", "difficult",
+                  "icy", "erase"):
+        assert f'name="piece" value="{piece}"' in page, piece
+    for needle in ('id="mb-board"', 'id="mb-width" name="width" type="number" min="2" max="16" value="10"',
+                   'id="mb-height" name="height" type="number" min="2" max="10" value="7"',
+                   'id="mb-move"', 'id="mb-range"', 'id="mb-targets"', 'id="mb-jump"', 'id="mb-flying"',
+                   'id="mb-muddled"', 'id="mb-attack"', 'id="mb-game"', 'id="mb-enemies"',
+                   'id="board-result" class="results" aria-live="polite"'):
+        assert needle in page, needle
 
 
 # -- headless Chromium ----------------------------------------------------------------------
@@ -261,3 +278,128 @@ def test_browser_phone_width(page, live_server, tmp_path):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"horizontal scrolling on a phone: {width}px"
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+# -- the monster board editor ---------------------------------------------------------------
+
+def hex_at(page, c: int, r: int):
+    return page.locator(f"#mb-board [data-hex='{c},{r}']")
+
+
+def pick(page, piece: str) -> None:
+    page.check(f"#board-form input[name=piece][value={piece}]")
+
+
+@pytest.mark.browser
+def test_browser_monster_board_solves_a_click_built_room(page, live_server):
+    page.goto(live_server + "/")
+    hex_at(page, 9, 6).wait_for()  # the default 10 x 7 board
+    assert page.locator("#mb-board [data-hex]").count() == 70
+    page.select_option("#mb-game", "gloomhaven")
+    hex_at(page, 1, 2).click()  # the palette starts on "monster"
+    pick(page, "enemy")
+    hex_at(page, 5, 2).click()
+    pick(page, "wall")
+    hex_at(page, 3, 2).click()
+    assert hex_at(page, 1, 2).get_attribute("aria-label") == "hex 1,2: monster"
+    assert hex_at(page, 5, 2).get_attribute("aria-label") == "hex 5,2: enemy A"
+    assert hex_at(page, 3, 2).get_attribute("aria-label") == "hex 3,2: wall"
+    page.fill("#mb-init-A", "30")
+    page.click("#board-form button[type=submit]")
+    result = page.locator("#board-result")
+    result.locator(".verdict").wait_for()
+    # The API's answer for this room: focus A, two equal destinations next to it.
+    assert "A is the focus" in result.locator(".verdict").inner_text()
+    assert "focus" in hex_at(page, 5, 2).get_attribute("class").split()
+    assert hex_at(page, 5, 2).locator(".target").count() == 1  # the attacked hex, outlined
+    for n, (c, r) in enumerate([(4, 2), (4, 3)], start=1):
+        assert hex_at(page, c, r).locator(".dest").count() == 1
+        assert hex_at(page, c, r).locator(".dest-label").text_content() == str(n)
+        assert f"destination {n}" in hex_at(page, c, r).get_attribute("aria-label")
+    assert page.locator("#mb-board .dest").count() == 2
+    assert result.locator("ol.options li").all_inner_texts() == [
+        "Move to hex 4,2, attack hex 5,2", "Move to hex 4,3, attack hex 5,2"]
+    link = result.locator("ol.steps a[href='/r/gh-da-4']")
+    assert link.count() >= 1
+    # Editing the board clears the stale answer.
+    pick(page, "trap")
+    hex_at(page, 2, 2).click()
+    assert page.locator("#mb-board .dest").count() == 0
+    assert result.inner_text() == ""
+    assert hex_at(page, 2, 2).get_attribute("aria-label") == "hex 2,2: trap"
+
+
+@pytest.mark.browser
+def test_browser_monster_board_errors_and_escaping(page, live_server):
+    page.goto(live_server + "/")
+    hex_at(page, 0, 0).wait_for()
+    page.click("#board-form button[type=submit]")  # no monster yet: said before asking the API
+    assert page.locator("#board-result .error").inner_text() == "Place the monster on the board first."
+    page.select_option("#mb-game", "gloomhaven")
+    hex_at(page, 2, 2).click()
+    pick(page, "icy")
+    hex_at(page, 4, 4).click()
+    page.click("#board-form button[type=submit]")  # the API refuses icy terrain in Gloomhaven: 422
+    error = page.locator("#board-result .error[role=alert]")
+    error.wait_for()
+    assert "icy terrain is a Frosthaven terrain" in error.inner_text()
+    assert page.locator("#mb-board .dest").count() == 0
+
+
+@pytest.mark.browser
+def test_browser_monster_board_resizes(page, live_server):
+    page.goto(live_server + "/")
+    hex_at(page, 9, 6).click()  # the monster, in the corner
+    page.fill("#mb-width", "40")  # clamped to 16
+    page.fill("#mb-height", "4")
+    page.press("#mb-height", "Tab")
+    assert page.input_value("#mb-width") == "16"
+    assert page.locator("#mb-board [data-hex]").count() == 16 * 4
+    assert hex_at(page, 9, 6).count() == 0  # the monster went with the rows that were removed
+    page.click("#board-form button[type=submit]")
+    assert page.locator("#board-result .error").inner_text() == "Place the monster on the board first."
+
+
+@pytest.mark.browser
+def test_browser_monster_board_keyboard(page, live_server):
+    page.goto(live_server + "/")
+    hex_at(page, 0, 0).wait_for()
+    page.focus("#board-form input[name=piece][value=erase]")
+    page.keyboard.press("Tab")  # the board is one Tab stop: the arrow keys move inside it
+    assert page.evaluate("document.activeElement.dataset.hex") == "0,0"
+    assert hex_at(page, 0, 0).get_attribute("role") == "button"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.hex") == "1,2"
+    page.keyboard.press("Enter")  # places the selected piece: the monster
+    assert hex_at(page, 1, 2).get_attribute("aria-label") == "hex 1,2: monster"
+    assert page.evaluate("document.activeElement.dataset.hex") == "1,2"  # focus kept on redraw
+    assert "Placed monster on hex 1,2." in page.locator("#mb-status").inner_text()
+    stroke = page.evaluate("getComputedStyle(document.activeElement.querySelector('.cell')).strokeWidth")
+    assert stroke == "4px"  # the focused hex is visible
+    page.check("#board-form input[name=piece][value=enemy]")
+    page.focus("#mb-board [data-hex='1,2']")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")
+    assert hex_at(page, 4, 2).get_attribute("aria-label") == "hex 4,2: enemy A"
+    assert page.locator("#mb-init-A").count() == 1
+
+
+@pytest.mark.browser
+def test_browser_monster_board_phone_width(page, live_server, tmp_path):
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(live_server + "/")
+    hex_at(page, 0, 0).wait_for()
+    page.fill("#mb-width", "16")
+    page.fill("#mb-height", "10")
+    page.press("#mb-height", "Tab")
+    assert page.locator("#mb-board [data-hex]").count() == 160
+    svg_width = page.evaluate("document.querySelector('#mb-board svg').getBoundingClientRect().width")
+    assert 250 < svg_width <= 360
+    hex_at(page, 15, 9).click()  # the far corner is on screen and can be tapped
+    assert hex_at(page, 15, 9).get_attribute("aria-label") == "hex 15,9: monster"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"horizontal scrolling on a phone: {width}px"
+    page.locator("#monster-board").screenshot(path=str(tmp_path / "board-phone.png"))

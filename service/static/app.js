@@ -212,7 +212,8 @@ async function loadCardNames() {
 
 // ---- checker ---------------------------------------------------------------------------------
 
-const formatValue = (v) => (Array.isArray(v) ? v.join(", ") : typeof v === "object" && v ? JSON.stringify(v) : String(v));
+const formatItem = (v) => (typeof v === "object" && v ? JSON.stringify(v) : String(v));
+const formatValue = (v) => (Array.isArray(v) ? v.map(formatItem).join(", ") : formatItem(v));
 
 function renderSteps(steps) {
   return el("ol", { class: "steps" }, steps.map((s) => el("li", {},
@@ -318,6 +319,20 @@ function renderInitiative(res) {
     renderSteps(res.steps));
 }
 
+// ---- monster board (board.js, loaded with its content-hashed URL from the page) ----------------
+
+async function loadBoard() {
+  const section = $("#monster-board");
+  if (!section) return;
+  try {
+    const { initBoard } = await import(section.dataset.script);
+    initBoard({ el, api, load, renderSteps });
+  } catch (error) {
+    console.error("board editor unavailable:", error);
+    section.append(el("p", { class: "error", role: "alert" }, "The board editor could not be loaded."));
+  }
+}
+
 // ---- wiring ----------------------------------------------------------------------------------
 
 function runFromUrl() {
@@ -355,6 +370,7 @@ function init() {
     { name: "Banner", type: "summon", summoner: "Banner Spear" }].forEach(addFigure);
   window.addEventListener("popstate", runFromUrl);
   loadCardNames();
+  loadBoard();
   runFromUrl();
 }
 
