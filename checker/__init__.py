@@ -26,6 +26,23 @@ CHECKS: dict[str, str] = {
 }
 
 
+# The rulings each check computes: an answer citing one of them can offer that calculator.
+CHECK_RULINGS: dict[str, frozenset[str]] = {
+    "damage": frozenset({"fh-nl-3", "fh-it-3", "fh-clar-10", "fh-clar-11", "fh-clar-12",
+                         "fh-clar-13", "fh-clar-15", "gh-example-null"}),
+    "initiative": frozenset({"fh-nl-5", "fh-it-5", "fh-nl-6", "fh-it-6", "gh-da-2", "gh-da-5"}),
+    "advantage": frozenset({"fh-clar-19", "fh-clar-20"}),
+    "exhaustion": frozenset({"gh-da-1", "fh-nl-2", "fh-it-2", "fh-errata-01"}),
+    "monster": frozenset({"gh-da-3", "gh-da-4", "fh-nl-4", "fh-it-4", "fh-clar-02",
+                          *(f"fh-edge-{n:02d}" for n in range(1, 9))}),
+}
+
+
+def checks_for(ruling_id: str) -> list[str]:
+    """The checks that compute what ruling `ruling_id` states."""
+    return [name for name, ids in CHECK_RULINGS.items() if ruling_id in ids]
+
+
 class UnknownCheck(LookupError):
     """No check of that name."""
 
@@ -42,4 +59,5 @@ def run_check(name: str, payload: Any) -> dict[str, Any]:
     return check_module(name).run(payload)
 
 
-__all__ = ["CHECKS", "CheckInputError", "UnknownCheck", "check_module", "run_check"]
+__all__ = ["CHECKS", "CHECK_RULINGS", "CheckInputError", "UnknownCheck", "check_module", "checks_for",
+           "run_check"]

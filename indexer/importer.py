@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.archive import (LANGUAGES, Archive, Citation, Ruling, fold, write_record)
+from indexer.archive import LANGUAGES, Archive, Citation, Ruling, fold, write_record
+from indexer.language import detect_language
 
 log = logging.getLogger(__name__)
 
@@ -74,26 +75,6 @@ def page_refs(text: str) -> tuple[list[str], list[str]]:
     return pages, printed
 
 
-_detector = None
-
-
-def detect_language(text: str) -> str | None:
-    """The language of `text` among the seven, or None when unsure."""
-    global _detector
-    from lingua import Language, LanguageDetectorBuilder  # imported late: it loads models
-
-    names = {"en": Language.ENGLISH, "nl": Language.DUTCH, "da": Language.DANISH,
-             "it": Language.ITALIAN, "de": Language.GERMAN, "es": Language.SPANISH,
-             "fr": Language.FRENCH}
-    if _detector is None:
-        _detector = LanguageDetectorBuilder.from_languages(*names.values()).build()
-    found = _detector.detect_language_of(text)
-    for code, lang in names.items():
-        if lang == found:
-            return code
-    return None
-
-
 def _game_for(name: str, archive: Archive) -> str | None:
     return archive.game_names().get(fold(name.strip()))
 
@@ -124,7 +105,7 @@ def parse_rulebook(text: str, source_name: str, archive: Archive, lang: str | No
                            f"(known: {', '.join(archive.games)}; add it to rulings/games.yaml)")
     prefix = archive.games[game].prefix
     body = paras[1:]
-    file_lang = lang or (detect_language(" ".join(p for _, p in body)) if body else None)
+    file_lang = lang or (detect_language(" ".join(p for _, p in body), default=None) if body else None)
     if file_lang not in LANGUAGES:
         raise ImportError_(f"{source_name}: cannot tell the language (give --lang, one of {', '.join(LANGUAGES)})")
     edition = archive.games[game].name
@@ -227,7 +208,7 @@ def _example(text, line_no, label, source_name, archive, result) -> Ruling | Non
         return None
     pages, _ = page_refs(f"({label.group('ref')})")
     label_text = label.string.lstrip("◆ ").strip()
-    lang = detect_language(text) or "en"
+    lang = detect_language(text)
     return Ruling(id=f"{archive.games[game].prefix}-example", game=game, kind="example",
                   lang=lang, title=label.group("section"), text=text,
                   citation=Citation(source=label_text, section=label.group("section"), pages=pages,

@@ -20,6 +20,7 @@ from indexer.archive import LANGUAGES, Archive, Ruling, fold
 from indexer.decline import DeclineModel, Features
 from indexer.embedder import Embedder, encode_queries
 from indexer.index import VectorIndex, passage_text
+from indexer.language import detect_language
 
 log = logging.getLogger(__name__)
 
@@ -65,23 +66,6 @@ class Signals:
     dense_lang: dict[str, float] = field(default_factory=dict)   # the asker's-language versions only
     bm25: dict[str, float] = field(default_factory=dict)
     card: dict[str, float] = field(default_factory=dict)
-
-
-@lru_cache(maxsize=1)
-def _language_detector():
-    from lingua import Language, LanguageDetectorBuilder
-
-    langs = {"en": Language.ENGLISH, "nl": Language.DUTCH, "da": Language.DANISH,
-             "it": Language.ITALIAN, "de": Language.GERMAN, "es": Language.SPANISH,
-             "fr": Language.FRENCH}
-    return LanguageDetectorBuilder.from_languages(*langs.values()).build(), {v: k for k, v in langs.items()}
-
-
-def detect_language(text: str, default: str = "en") -> str:
-    """The question's language among the seven (default when unsure)."""
-    detector, codes = _language_detector()
-    found = detector.detect_language_of(text)
-    return codes.get(found, default) if found is not None else default
 
 
 @lru_cache(maxsize=8)

@@ -51,6 +51,8 @@ ASK_RESPONSE = {
         "answer": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Match"}]},
         "matches": {"type": "array", "items": {"$ref": "#/components/schemas/Match"}},
         "reason": {"type": "string"}, "took_ms": {"type": "number"},
+        "calculators": {"type": "array", "items": {"type": "string"},
+                        "description": "checks (POST /v1/check/<name>) that compute the answer's ruling"},
     },
 }
 ASK_REQUEST = {

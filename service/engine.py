@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from checker import checks_for
 from indexer.archive import DEFAULT_ARCHIVE, KINDS, LANGUAGES, Archive, Ruling, fold, load_archive
 from indexer.embedder import load_embedder, model_setting
 from indexer.index import DEFAULT_INDEX, StaleIndexError, MissingIndexError, build_index, load_index
@@ -115,6 +116,8 @@ class Engine:
             "answer": None if result.declined or not matches else matches[0],
             "matches": matches,
             "reason": result.reason,
+            # The rules checker computes this ruling: clients can offer the calculator beside it.
+            "calculators": checks_for(matches[0]["id"]) if matches and not result.declined else [],
             "took_ms": round((time.perf_counter() - started) * 1000, 2),
         }
 

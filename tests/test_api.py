@@ -33,6 +33,7 @@ def test_ask_post_with_game_lang_and_k(client):
     assert body["game"] == "frosthaven" and body["lang"] == "de" and len(body["matches"]) == 5
     assert body["answer"]["id"] == "fh-clar-10"
     assert body["answer"]["translation"]["lang"] == "de"
+    assert body["calculators"] == ["damage"]  # the checker computes this ruling
 
 
 def test_declined_answer_still_lists_matches(client):

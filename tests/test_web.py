@@ -317,8 +317,8 @@ def test_browser_monster_board_solves_a_click_built_room(page, live_server):
         assert hex_at(page, c, r).locator(".dest-label").text_content() == str(n)
         assert f"destination {n}" in hex_at(page, c, r).get_attribute("aria-label")
     assert page.locator("#mb-board .dest").count() == 2
-    assert result.locator("ol.options li").all_inner_texts() == [
-        "Move to hex 4,2, attack hex 5,2", "Move to hex 4,3, attack hex 5,2"]
+    assert result.locator("ul.options li").all_inner_texts() == [
+        "Option 1: move to hex 4,2, attack hex 5,2", "Option 2: move to hex 4,3, attack hex 5,2"]
     link = result.locator("ol.steps a[href='/r/gh-da-4']")
     assert link.count() >= 1
     # Editing the board clears the stale answer.
@@ -330,7 +330,7 @@ def test_browser_monster_board_solves_a_click_built_room(page, live_server):
 
 
 @pytest.mark.browser
-def test_browser_monster_board_errors_and_escaping(page, live_server):
+def test_browser_monster_board_shows_errors(page, live_server):
     page.goto(live_server + "/")
     hex_at(page, 0, 0).wait_for()
     page.click("#board-form button[type=submit]")  # no monster yet: said before asking the API
@@ -400,6 +400,11 @@ def test_browser_monster_board_phone_width(page, live_server, tmp_path):
     assert 250 < svg_width <= 360
     hex_at(page, 15, 9).click()  # the far corner is on screen and can be tapped
     assert hex_at(page, 15, 9).get_attribute("aria-label") == "hex 15,9: monster"
+    pick(page, "enemy")
+    hex_at(page, 2, 1).click()
+    page.fill("#mb-init-A", "45")
+    page.click("#board-form button[type=submit]")
+    page.locator("#board-result ol.steps").wait_for()  # long step values must wrap, not overflow
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"horizontal scrolling on a phone: {width}px"
     page.locator("#monster-board").screenshot(path=str(tmp_path / "board-phone.png"))

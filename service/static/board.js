@@ -136,7 +136,8 @@ export function initBoard({ el, api, load, renderSteps }) {
     if (mark?.dest.length) {
       const several = state.result.options.length > 1;
       g.append(svg("circle", { class: "dest", cx: x, cy: y, r: SIZE * 0.66 }));
-      if (several) g.append(svg("text", { class: "dest-label", x: x + SIZE * 0.5, y: y + ROW * 0.3 }, mark.dest.join("/")));
+      const [dx, dy] = fig ? [SIZE * 0.55, ROW * 0.32] : [0, 0]; // beside the figure, else inside the ring
+      if (several) g.append(svg("text", { class: "dest-label", x: x + dx, y: y + dy }, mark.dest.join("/")));
     }
     return g;
   }
@@ -233,9 +234,10 @@ export function initBoard({ el, api, load, renderSteps }) {
     return el("div", { class: "monster-answer" },
       el("p", { class: "verdict" }, res.explanation),
       several && el("p", { class: "hint" }, "These options are equally valid: the players choose."),
-      el("ol", { class: "options" }, res.options.map((o) => el("li", {},
-        `Move to hex ${hexText(o.destination)}`,
+      el("ul", { class: "options" }, res.options.map((o, i) => el("li", {},
+        several ? `Option ${i + 1}: move to hex ` : "Move to hex ", hexText(o.destination),
         o.attacks.length ? `, attack hex ${o.attacks.map(hexText).join(" and ")}` : ", no attack"))),
+      el("p", { class: "label" }, "How the rules decide it:"),
       renderSteps(res.steps));
   }
 
