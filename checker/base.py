@@ -5,7 +5,7 @@ A check is a pure function from a validated request (a frozen dataclass) to a re
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 GAMES = ("frosthaven", "gloomhaven")
@@ -55,32 +55,6 @@ def require_game(payload: dict[str, Any]) -> str:
     return game
 
 
-def require_int(payload: dict[str, Any], name: str, *, minimum: int | None = None,
-                maximum: int | None = None, default: Any = ..., allow_none: bool = False) -> Any:
-    """An integer field (booleans refused), with bounds; `default` when absent."""
-    if name not in payload:
-        if default is ...:
-            raise CheckInputError(f"'{name}' is required")
-        return default
-    value = payload[name]
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise CheckInputError(f"'{name}' must be an integer")
-    if minimum is not None and value < minimum:
-        raise CheckInputError(f"'{name}' must be at least {minimum}")
-    if maximum is not None and value > maximum:
-        raise CheckInputError(f"'{name}' must be at most {maximum}")
-    return value
-
-
-def require_bool(payload: dict[str, Any], name: str, *, default: bool = False) -> bool:
-    value = payload.get(name, default)
-    if not isinstance(value, bool):
-        raise CheckInputError(f"'{name}' must be true or false")
-    return value
-
-
 def reject_unknown_fields(payload: dict[str, Any], allowed: set[str], where: str = "request") -> None:
     unknown = sorted(set(payload) - allowed)
     if unknown:
@@ -88,7 +62,7 @@ def reject_unknown_fields(payload: dict[str, Any], allowed: set[str], where: str
 
 
 __all__ = ["GAMES", "CheckInputError", "Step", "rulings_used", "require_object", "require_game",
-           "require_int", "require_bool", "reject_unknown_fields", "asdict", "dataclass", "field"]
+           "reject_unknown_fields"]
 
 
 # --- Helpers added for the damage / initiative / advantage / exhaustion checks. -------------

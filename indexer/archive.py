@@ -322,7 +322,7 @@ _Dumper.add_representer(str, _str_representer)
 def record_to_yaml(rec: Ruling) -> str:
     data = rec.model_dump(mode="json", exclude_defaults=True)
     # Always keep the fields that say what a record is, even when empty.
-    ordered = {k: data[k] for k in ("id", "game", "kind", "lang") }
+    ordered = {k: data[k] for k in ("id", "game", "kind", "lang")}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=96)
 
