@@ -167,25 +167,25 @@ def render(r: dict) -> str:
                 f"{s['queries']} single-vector queries per size, recall@{s['k']} against exact search "
                 "(IndexFlatIP, the baseline). `clustered` = Gaussian mixture (2,000 centres); `random` = "
                 "uniform on the sphere (worst case for ANN).", "",
-                "| kind | n | chosen | index | build s | p50 ms | p99 ms | recall@10 | index MiB | re-index one record |",
+                "| kind | n | role | index | build s | p50 ms | p99 ms | recall@10 | index MiB | re-index one record |",
                 "|---|---|---|---|---|---|---|---|---|---|"]
         for row in s["rows"]:
             fl = row["flat"]
-            out.append(f"| {row['kind']} | {row['n']:,} | {row['chosen_type']} | flat (exact) | {fl['build_s']} | "
+            out.append(f"| {row['kind']} | {row['n']:,} | {_role(row, 'flat')} | flat (exact) | {fl['build_s']} | "
                        f"{fl['search_ms']['p50']} | {fl['search_ms']['p99']} | 1.0 | {fl['index_mb']} | "
                        f"replace row {fl['reindex_one_inplace_ms']} ms; rebuild {fl['reindex_one_rebuild_s']} s |")
             hn = row.get("hnsw")
             if hn and "skipped" in hn:
-                out.append(f"| {row['kind']} | {row['n']:,} | {row['chosen_type']} | HNSW | skipped: {hn['skipped']} | | | | | |")
+                out.append(f"| {row['kind']} | {row['n']:,} | {_role(row, 'hnsw')} | HNSW | skipped: {hn['skipped']} | | | | | |")
             elif hn:
-                out.append(f"| {row['kind']} | {row['n']:,} | {row['chosen_type']} | HNSW M={hn['M']} efC={hn['efConstruction']} "
+                out.append(f"| {row['kind']} | {row['n']:,} | {_role(row, 'hnsw')} | HNSW M={hn['M']} efC={hn['efConstruction']} "
                            f"efS={hn['efSearch']} | {hn['build_s']} | {hn['search_ms']['p50']} | {hn['search_ms']['p99']} | "
                            f"{hn['recall@10']} | {hn['index_mb']} | rebuild {hn['reindex_one_rebuild_s']} s; add+mask "
                            f"{hn['reindex_one_add_and_mask_ms']} ms |")
             iv = row.get("ivf")
             if iv:
                 for nprobe, fig in iv["nprobe_sweep"].items():
-                    out.append(f"| {row['kind']} | {row['n']:,} | (alternative) | IVF nlist={iv['nlist']} nprobe={nprobe} | "
+                    out.append(f"| {row['kind']} | {row['n']:,} | {_role(row, 'ivf')} | IVF nlist={iv['nlist']} nprobe={nprobe} | "
                                f"{iv['build_s']} | {fig['search_ms']['p50']} | {fig['search_ms']['p99']} | "
                                f"{fig['recall@10']} | {iv['index_mb']} | remove+add {iv['reindex_one_remove_add_ms']} ms |")
         for row in s["rows"]:
@@ -206,6 +206,13 @@ def render(r: dict) -> str:
             out += ["", "Skipped:", *[f"- {line}" for line in s["skipped"]]]
         out.append("")
     return "\n".join(out)
+
+
+def _role(row: dict, index_type: str) -> str:
+    """How a table row relates to the service: the type it picks at that size, or the baseline."""
+    if row["chosen_type"] == index_type:
+        return "**service's choice**"
+    return "baseline (exact)" if index_type == "flat" else "alternative"
 
 
 if __name__ == "__main__":

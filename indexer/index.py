@@ -30,8 +30,12 @@ DEFAULT_INDEX = REPO_ROOT / "index"
 FORMAT_VERSION = 1
 FILES = ("index.faiss", "vectors.npy", "passages.json")
 # Below this many vectors exact search is both exact and fast enough (a 50k x 384 scan is a
-# few ms); above it an HNSW graph keeps search in the low milliseconds at high recall.
+# few ms); above it an IVF index. Measured by `make bench` on clustered 384-d vectors: at 1M,
+# IVF (nlist 3968, nprobe 16) searches in ~1.4 ms at recall@10 1.0, builds in ~2.5 min and
+# replaces one record in ~5 ms (remove + add), where HNSW (M 32) would take ~13 min to build and
+# a full rebuild for every change. HNSW stays available by name.
 FLAT_LIMIT = 50_000
+IVF_NPROBE = 16
 
 
 class IndexError_(Exception):
@@ -85,7 +89,7 @@ def archive_hash(hashes: dict[str, str]) -> str:
 
 
 def choose_index_type(n_vectors: int) -> str:
-    return "flat" if n_vectors < FLAT_LIMIT else "hnsw"
+    return "flat" if n_vectors < FLAT_LIMIT else "ivf"
 
 
 def make_faiss_index(vectors: np.ndarray, index_type: str | None = None):
@@ -96,6 +100,14 @@ def make_faiss_index(vectors: np.ndarray, index_type: str | None = None):
     dim = vectors.shape[1]
     if index_type == "flat":
         index = faiss.IndexFlatIP(dim)
+    elif index_type == "ivf":
+        # About 4 * sqrt(n) lists; the coarse centroids are trained on a sample of 50 per list.
+        nlist = max(64, int(4 * np.sqrt(len(vectors))) // 64 * 64)
+        index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, nlist, faiss.METRIC_INNER_PRODUCT)
+        rng = np.random.default_rng(0)
+        sample = vectors[rng.choice(len(vectors), size=min(len(vectors), nlist * 50), replace=False)]
+        index.train(np.ascontiguousarray(sample, dtype=np.float32))
+        index.nprobe = IVF_NPROBE
     elif index_type == "hnsw":
         index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
         index.hnsw.efConstruction = 80
