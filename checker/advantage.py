@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from checker.base import (CheckInputError, Step, by_game, check_int, check_list, check_object,
-                          check_str, reject_unknown_fields, require_game, require_object,
-                          response, response_schema, shown)
+                          check_str, open_request, reject_unknown_fields, response,
+                          response_schema, shown)
 
 Mode = Literal["advantage", "disadvantage"]
 Chosen = Literal[0, 1, "ambiguous"]
@@ -108,9 +108,7 @@ def parse_card(raw: Any, index: int) -> Card:
 
 def parse(payload: Any) -> AdvantageRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload = require_object(payload)
-    reject_unknown_fields(payload, FIELDS)
-    game = require_game(payload)
+    payload, game = open_request(payload, FIELDS)
     mode = payload.get("mode")
     if mode not in MODES:
         raise CheckInputError(f"'mode' must be one of: {', '.join(MODES)} (got {shown(mode)})")

@@ -55,6 +55,13 @@ def require_game(payload: dict[str, Any]) -> str:
     return game
 
 
+def open_request(payload: Any, fields: set[str]) -> tuple[dict[str, Any], str]:
+    """The first checks of every request: a JSON object, only known fields, a known game."""
+    payload = require_object(payload)
+    reject_unknown_fields(payload, fields)
+    return payload, require_game(payload)
+
+
 def reject_unknown_fields(payload: dict[str, Any], allowed: set[str], where: str = "request") -> None:
     unknown = sorted(set(payload) - allowed)
     if unknown:
@@ -62,7 +69,7 @@ def reject_unknown_fields(payload: dict[str, Any], allowed: set[str], where: str
 
 
 __all__ = ["GAMES", "CheckInputError", "Step", "rulings_used", "require_object", "require_game",
-           "reject_unknown_fields"]
+           "open_request", "reject_unknown_fields"]
 
 
 # --- Helpers added for the damage / initiative / advantage / exhaustion checks. -------------

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from checker.base import (CheckInputError, Step, by_game, check_bool, check_int, check_list,
-                          reject_unknown_fields, require_game, require_object, response,
-                          response_schema, shown)
+                          open_request, response, response_schema, shown)
 
 MAX_MODIFIERS = 30
 FIELDS = {"game", "attack", "modifiers", "shield", "ward", "brittle", "hp", "negate"}
@@ -96,9 +95,7 @@ def parse_modifier(text: Any, index: int) -> Modifier:
 
 def parse(payload: Any) -> DamageRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload = require_object(payload)
-    reject_unknown_fields(payload, FIELDS)
-    game = require_game(payload)
+    payload, game = open_request(payload, FIELDS)
     if "attack" not in payload:
         raise CheckInputError("'attack' is required")
     attack = check_int(payload["attack"], "'attack'", minimum=0)

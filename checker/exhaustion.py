@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checker.base import (CheckInputError, Step, by_game, check_int, reject_unknown_fields,
-                          require_game, require_object, response, response_schema)
+from checker.base import (CheckInputError, Step, by_game, check_int, open_request, response,
+                          response_schema)
 
 FIELDS = {"game", "hp", "hand", "discard", "active_bonuses"}
 MAX_CARDS = 99
@@ -55,9 +55,7 @@ class ExhaustionResult:
 
 def parse(payload: Any) -> ExhaustionRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload = require_object(payload)
-    reject_unknown_fields(payload, FIELDS)
-    game = require_game(payload)
+    payload, game = open_request(payload, FIELDS)
     values: dict[str, int] = {}
     for name in ("hp", "hand", "discard", "active_bonuses"):
         if name not in payload and name != "active_bonuses":

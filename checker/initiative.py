@@ -23,8 +23,8 @@ from itertools import groupby
 from typing import Any, Literal
 
 from checker.base import (CheckInputError, Step, by_game, check_bool, check_int, check_list,
-                          check_object, check_str, reject_unknown_fields, require_game,
-                          require_object, response, response_schema, shown)
+                          check_object, check_str, open_request, reject_unknown_fields,
+                          response, response_schema, shown)
 
 FigureType = Literal["character", "monster", "summon"]
 TYPES: tuple[str, ...] = ("character", "monster", "summon")
@@ -105,9 +105,7 @@ def parse_figure(raw: Any, index: int) -> Figure:
 
 def parse(payload: Any) -> InitiativeRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload = require_object(payload)
-    reject_unknown_fields(payload, FIELDS)
-    game = require_game(payload)
+    payload, game = open_request(payload, FIELDS)
     if "figures" not in payload:
         raise CheckInputError("'figures' is required")
     raw = check_list(payload["figures"], "'figures'", min_items=1, max_items=MAX_FIGURES)

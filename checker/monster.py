@@ -34,8 +34,8 @@ from itertools import combinations
 from typing import Any, Callable, Iterator
 
 from checker.base import (CheckInputError, Step, by_game, check_bool, check_int, check_list,
-                          check_object, check_str, reject_unknown_fields, require_game,
-                          require_object, response, response_schema, shown)
+                          check_object, check_str, open_request, reject_unknown_fields,
+                          response, response_schema, shown)
 from checker.hexgrid import DIRECTIONS, Board, Hex, are_neighbours, step
 
 FIELDS = {"game", "map", "monster", "allies", "enemies"}
@@ -132,9 +132,7 @@ def _hex_list(value: Any, label: str, width: int, height: int) -> list[Hex]:
 
 def parse(payload: Any) -> MonsterRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload = require_object(payload)
-    reject_unknown_fields(payload, FIELDS)
-    game = require_game(payload)
+    payload, game = open_request(payload, FIELDS)
     for name in ("map", "monster"):
         if name not in payload:
             raise CheckInputError(f"'{name}' is required")
