@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from indexer.archive import LANGUAGES, Archive, Ruling, fold
+from indexer.archive import LANGUAGES, Archive, fold
 from indexer.decline import DeclineModel, Features
 from indexer.embedder import Embedder, encode_queries
 from indexer.index import VectorIndex, passage_text
@@ -63,7 +63,6 @@ class Signals:
     """Per-record ranks and raw scores from each signal, for fusion and for the decline model."""
 
     dense: dict[str, float] = field(default_factory=dict)
-    dense_lang: dict[str, float] = field(default_factory=dict)   # the asker's-language versions only
     bm25: dict[str, float] = field(default_factory=dict)
     card: dict[str, float] = field(default_factory=dict)
 
@@ -117,8 +116,10 @@ class CardLookup:
         for name, rid, _ in self.entries:
             if name.isdigit():
                 score = 100.0 if name.lstrip("0") in numbers else 0.0
-            elif name in GENERIC_CARD_NAMES or len(name) < 4:
-                score = 100.0 if re.search(rf"\b{re.escape(name)}\b", folded) and name not in GENERIC_CARD_NAMES else 0.0
+            elif name in GENERIC_CARD_NAMES:
+                score = 0.0  # "null" in a question is a word, not a lookup
+            elif len(name) < 4:  # too short to match fuzzily: whole words only
+                score = 100.0 if re.search(rf"\b{re.escape(name)}\b", folded) else 0.0
             else:
                 score = fuzz.partial_ratio(name, folded) if len(folded) >= len(name) - 1 else fuzz.ratio(name, folded)
             if score >= min_score:
@@ -162,7 +163,6 @@ class Searcher:
         self.decline = decline or DeclineModel.default()
         self.cards = CardLookup(archive)
         self._row_record = [p.record for p in index.passages]
-        self._row_lang = [p.lang for p in index.passages]
         corpus = [tokenize(passage_text(archive.records[p.record], p.lang), p.lang)
                   for p in index.passages]
         logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
@@ -239,8 +239,6 @@ class Searcher:
                 continue
             if score > sig.dense.get(rid, -1.0):
                 sig.dense[rid] = float(score)
-            if self._row_lang[row] == lang and score > sig.dense_lang.get(rid, -1.0):
-                sig.dense_lang[rid] = float(score)
         tokens = tokenize(question, lang)
         if tokens:
             bm = self._bm25.get_scores(tokens)
@@ -291,7 +289,3 @@ def fuse(sig: Signals) -> dict[str, float]:
         for rank, rid in enumerate(ranked):
             fused[rid] = fused.get(rid, 0.0) + WEIGHTS[name] / (RRF_K + rank + 1)
     return fused
-
-
-def ruling_display(rec: Ruling) -> str:
-    return f"{rec.id}: {rec.title or rec.text[:60]}"
