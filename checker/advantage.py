@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from checker.base import (CheckInputError, Step, by_game, check_int, check_list, check_object,
-                          check_str, open_request, reject_unknown_fields, response,
-                          response_schema, shown)
+from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_int, check_list,
+                          check_object, check_str, open_request, reject_unknown_fields,
+                          response, response_schema, shown)
 
 Mode = Literal["advantage", "disadvantage"]
 Chosen = Literal[0, 1, "ambiguous"]
@@ -249,7 +249,7 @@ REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["game", "mode", "cards"],
     "properties": {
-        "game": {"type": "string", "enum": ["frosthaven", "gloomhaven"]},
+        "game": GAME_SCHEMA,
         "mode": {"type": "string", "enum": list(MODES)},
         "cards": {"type": "array", "minItems": 2, "maxItems": 2, "items": _CARD_SCHEMA,
                   "description": "The two cards drawn, in draw order (no rolling modifiers)."},

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 GAMES = ("frosthaven", "gloomhaven")
+# The "game" field of every check request, for the JSON schemas.
+GAME_SCHEMA = {"type": "string", "enum": list(GAMES)}
 
 
 class CheckInputError(ValueError):
@@ -68,8 +70,8 @@ def reject_unknown_fields(payload: dict[str, Any], allowed: set[str], where: str
         raise CheckInputError(f"unknown field(s) in {where}: {', '.join(unknown)}")
 
 
-__all__ = ["GAMES", "CheckInputError", "Step", "rulings_used", "require_object", "require_game",
-           "open_request", "reject_unknown_fields"]
+__all__ = ["GAMES", "GAME_SCHEMA", "CheckInputError", "Step", "rulings_used", "require_object",
+           "require_game", "open_request", "reject_unknown_fields"]
 
 
 # --- Helpers added for the damage / initiative / advantage / exhaustion checks. -------------

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from checker.base import (CheckInputError, Step, by_game, check_bool, check_int, check_list,
-                          open_request, response, response_schema, shown)
+from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_bool, check_int,
+                          check_list, open_request, response, response_schema, shown)
 
 MAX_MODIFIERS = 30
 FIELDS = {"game", "attack", "modifiers", "shield", "ward", "brittle", "hp", "negate"}
@@ -269,7 +269,7 @@ REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["game", "attack"],
     "properties": {
-        "game": {"type": "string", "enum": ["frosthaven", "gloomhaven"]},
+        "game": GAME_SCHEMA,
         "attack": {"type": "integer", "minimum": 0,
                    "description": "Attack value after all attack bonuses and penalties."},
         "modifiers": {"type": "array", "maxItems": MAX_MODIFIERS, "default": [],

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checker.base import (CheckInputError, Step, by_game, check_int, open_request, response,
-                          response_schema)
+from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_int, open_request,
+                          response, response_schema)
 
 FIELDS = {"game", "hp", "hand", "discard", "active_bonuses"}
 MAX_CARDS = 99
@@ -126,7 +126,7 @@ REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["game", "hp", "hand", "discard"],
     "properties": {
-        "game": {"type": "string", "enum": ["frosthaven", "gloomhaven"]},
+        "game": GAME_SCHEMA,
         "hp": {"type": "integer", "minimum": 0, "description": "Current hit points."},
         "hand": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},
         "discard": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},

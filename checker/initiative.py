@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, Literal
 
-from checker.base import (CheckInputError, Step, by_game, check_bool, check_int, check_list,
-                          check_object, check_str, open_request, reject_unknown_fields,
-                          response, response_schema, shown)
+from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_bool, check_int,
+                          check_list, check_object, check_str, open_request,
+                          reject_unknown_fields, response, response_schema, shown)
 
 FigureType = Literal["character", "monster", "summon"]
 TYPES: tuple[str, ...] = ("character", "monster", "summon")
@@ -265,7 +265,7 @@ REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["game", "figures"],
     "properties": {
-        "game": {"type": "string", "enum": ["frosthaven", "gloomhaven"]},
+        "game": GAME_SCHEMA,
         "figures": {
             "type": "array", "minItems": 1, "maxItems": MAX_FIGURES,
             "description": "Names must be unique.",

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Callable, Iterator
 
-from checker.base import (CheckInputError, Step, by_game, check_bool, check_int, check_list,
-                          check_object, check_str, open_request, reject_unknown_fields,
-                          response, response_schema, shown)
+from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_bool, check_int,
+                          check_list, check_object, check_str, open_request,
+                          reject_unknown_fields, response, response_schema, shown)
 from checker.hexgrid import DIRECTIONS, Board, Hex, are_neighbours, step
 
 FIELDS = {"game", "map", "monster", "allies", "enemies"}
@@ -762,7 +762,7 @@ REQUEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["game", "map", "monster"],
     "properties": {
-        "game": {"type": "string", "enum": ["frosthaven", "gloomhaven"]},
+        "game": GAME_SCHEMA,
         "map": {
             "type": "object",
             "required": ["width", "height"],
