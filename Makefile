@@ -37,8 +37,8 @@ run: index ## Install, build model and index, serve on 127.0.0.1:$(PORT) with gu
 test: model ## Install and run every test (real model, real index, real server, Chromium)
 	$(PY) -m pytest -q
 
-test-fast: $(STAMP) ## Only the tests that need no model
-	$(PY) -m pytest -q -m "not slow and not browser" tests/test_archive.py tests/test_checker.py tests/test_monster.py
+test-fast: $(STAMP) ## Only the tests that need no model, no server and no browser (by marker)
+	$(PY) -m pytest -q -m "not slow and not browser"
 
 eval: index ## Retrieval figures on $(SHARED)/eval/dev.yaml (also written to build/eval.json)
 	$(PY) -m service.cli eval $(SHARED)/eval/dev.yaml --out build/eval.json

@@ -115,8 +115,8 @@ class AblatedSearcher(Searcher):
         super().__init__(*args, **kwargs)
         self.drop = drop
 
-    def signals(self, question, lang, allowed):
-        sig = super().signals(question, lang, allowed)
+    def signals(self, question):
+        sig = super().signals(question)
         for name in self.drop:
             setattr(sig, name, {})
         return sig

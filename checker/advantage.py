@@ -22,20 +22,22 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_int, check_list,
-                          check_object, check_str, open_request, reject_unknown_fields,
-                          response, response_schema, shown)
+from pydantic import AfterValidator, Field, StrictStr, WithJsonSchema, model_validator
+
+from checker.base import (CheckModel, CheckRequest, CheckResponse, FieldProblem, Int, Step, Text,
+                          by_game, json_schema, parse_request, respond, shown)
 
 Mode = Literal["advantage", "disadvantage"]
 Chosen = Literal[0, 1, "ambiguous"]
-MODES: tuple[str, ...] = ("advantage", "disadvantage")
-FIELDS = {"game", "mode", "cards", "attack"}
-CARD_FIELDS = {"value", "effects"}
 MAX_EFFECTS = 10
 _VALUE = re.compile(r"(?:(?P<sign>[+-])(?P<n>\d{1,2})|(?P<x2>x2)|(?P<null>null))", re.IGNORECASE)
+VALUE_PATTERN = "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])$"
 NO_GH = "The archive holds no Gloomhaven ruling on advantage and disadvantage"
+#: Every ruling this check may cite.
+RULINGS = frozenset({"fh-nl-3", "fh-it-3", "fh-clar-19", "fh-clar-20", "fh-clar-15",
+                     "gh-example-null"})
 
 
 @dataclass(frozen=True)
@@ -48,12 +50,71 @@ class Card:
     effects: frozenset[str]
 
 
-@dataclass(frozen=True)
-class AdvantageRequest:
-    game: str
+def normal_effect(text: str) -> str:
+    """Effects compare case- and spacing-insensitively ("Stun" == " stun ")."""
+    return " ".join(text.split()).casefold()
+
+
+def _card_value(value: str) -> str:
+    if value.lower().endswith(" rolling"):
+        raise ValueError(f": rolling modifiers are out of scope for this check (got {shown(value)})")
+    if not _VALUE.fullmatch(value):
+        raise ValueError(f"must be '+N' or '-N' (N from 0 to 99), 'x2' or 'null' "
+                         f"(got {shown(value)})")
+    return value
+
+
+class DrawnCard(CheckModel):
+    """One card as the request gives it."""
+
+    value: Annotated[StrictStr, AfterValidator(_card_value),
+                     WithJsonSchema({"type": "string", "pattern": VALUE_PATTERN})]
+    effects: tuple[Text, ...] = Field(
+        default=(), max_length=MAX_EFFECTS, json_schema_extra={"uniqueItems": True},
+        description="Non-numeric effects (conditions, elements, shield, heal...), compared "
+                    "case-insensitively; no repeats.")
+
+    @model_validator(mode="after")
+    def _no_repeats(self) -> "DrawnCard":
+        seen: list[str] = []
+        for j, effect in enumerate(self.effects):
+            if normal_effect(effect) in seen:
+                raise FieldProblem(("effects", j), f"repeats the effect {shown(effect)}")
+            seen.append(normal_effect(effect))
+        return self
+
+    def card(self) -> Card:
+        """The card as the computation compares it."""
+        match = _VALUE.fullmatch(self.value)
+        effects = frozenset(normal_effect(e) for e in self.effects)
+        if match["null"]:
+            return Card("null", "null", 0, effects)
+        if match["x2"]:
+            return Card("x2", "x2", 0, effects)
+        amount = int(match["n"]) * (-1 if match["sign"] == "-" else 1)
+        return Card(f"{match['sign']}{int(match['n'])}", "add", amount, effects)
+
+
+def _two_cards(drawn: tuple[DrawnCard, ...]) -> tuple[Card, Card]:
+    if len(drawn) != 2:
+        raise ValueError(f"must hold exactly 2 cards (got {len(drawn)})")
+    return drawn[0].card(), drawn[1].card()
+
+
+class AdvantageRequest(CheckRequest):
+    """Two cards drawn with advantage or disadvantage."""
+
     mode: Mode
-    cards: tuple[Card, Card]
-    attack: int | None = None
+    cards: Annotated[tuple[DrawnCard, ...], AfterValidator(_two_cards),
+                     Field(json_schema_extra={"minItems": 2, "maxItems": 2},
+                           description="The two cards drawn, in draw order (no rolling "
+                                       "modifiers).")]
+    attack: Int | None = Field(default=None, ge=0, description=(
+        "Attack value, to compare x2 numerically; without it x2 counts as better than any +N."))
+
+
+class AdvantageResponse(CheckResponse):
+    chosen: Chosen = Field(description="Index of the card used, or 'ambiguous'.")
 
 
 @dataclass(frozen=True)
@@ -63,65 +124,12 @@ class AdvantageResult:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return response(self.game, {"chosen": self.chosen}, self.steps)
-
-
-# --- parsing ---------------------------------------------------------------------------------
-
-def normal_effect(text: str) -> str:
-    """Effects compare case- and spacing-insensitively ("Stun" == " stun ")."""
-    return " ".join(text.split()).casefold()
-
-
-def parse_card(raw: Any, index: int) -> Card:
-    label = f"'cards'[{index}]"
-    card = check_object(raw, label)
-    reject_unknown_fields(card, CARD_FIELDS, label)
-    if "value" not in card:
-        raise CheckInputError(f"{label}.value is required")
-    value = card["value"]
-    if not isinstance(value, str):
-        raise CheckInputError(f"{label}.value must be a string (got {shown(value)})")
-    if value.lower().endswith(" rolling"):
-        raise CheckInputError(f"{label}.value: rolling modifiers are out of scope for this check "
-                              f"(got {shown(value)})")
-    match = _VALUE.fullmatch(value)
-    if not match:
-        raise CheckInputError(f"{label}.value must be '+N' or '-N' (N from 0 to 99), 'x2' or "
-                              f"'null' (got {shown(value)})")
-    raw_effects = check_list(card.get("effects", []), f"{label}.effects", max_items=MAX_EFFECTS)
-    effects: list[str] = []
-    for j, eff in enumerate(raw_effects):
-        text = normal_effect(check_str(eff, f"{label}.effects[{j}]"))
-        if text in effects:
-            raise CheckInputError(f"{label}.effects[{j}] repeats the effect {shown(eff)}")
-        effects.append(text)
-    if match["null"]:
-        kind, amount, text = "null", 0, "null"
-    elif match["x2"]:
-        kind, amount, text = "x2", 0, "x2"
-    else:
-        amount = int(match["n"]) * (-1 if match["sign"] == "-" else 1)
-        kind, text = "add", f"{match['sign']}{int(match['n'])}"
-    return Card(text, kind, amount, frozenset(effects))
+        return respond(AdvantageResponse, self.game, {"chosen": self.chosen}, self.steps)
 
 
 def parse(payload: Any) -> AdvantageRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload, game = open_request(payload, FIELDS)
-    mode = payload.get("mode")
-    if mode not in MODES:
-        raise CheckInputError(f"'mode' must be one of: {', '.join(MODES)} (got {shown(mode)})")
-    if "cards" not in payload:
-        raise CheckInputError("'cards' is required")
-    raw = check_list(payload["cards"], "'cards'")
-    if len(raw) != 2:
-        raise CheckInputError(f"'cards' must hold exactly 2 cards (got {len(raw)})")
-    cards = (parse_card(raw[0], 0), parse_card(raw[1], 1))
-    attack = payload.get("attack")
-    if attack is not None:
-        attack = check_int(attack, "'attack'", minimum=0)
-    return AdvantageRequest(game, mode, cards, attack)
+    return parse_request(AdvantageRequest, payload)
 
 
 # --- computation -----------------------------------------------------------------------------
@@ -231,40 +239,10 @@ def run(payload: Any) -> dict[str, Any]:
     return compute(parse(payload)).to_dict()
 
 
-_CARD_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["value"],
-    "properties": {
-        "value": {"type": "string", "pattern": "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])$"},
-        "effects": {"type": "array", "maxItems": MAX_EFFECTS, "default": [],
-                    "items": {"type": "string", "minLength": 1},
-                    "description": "Non-numeric effects (conditions, elements, shield, heal...),"
-                                   " compared case-insensitively; no repeats."},
-    },
-    "additionalProperties": False,
-}
-
-REQUEST_SCHEMA: dict[str, Any] = {
-    "title": "AdvantageRequest",
-    "type": "object",
-    "required": ["game", "mode", "cards"],
-    "properties": {
-        "game": GAME_SCHEMA,
-        "mode": {"type": "string", "enum": list(MODES)},
-        "cards": {"type": "array", "minItems": 2, "maxItems": 2, "items": _CARD_SCHEMA,
-                  "description": "The two cards drawn, in draw order (no rolling modifiers)."},
-        "attack": {"type": ["integer", "null"], "minimum": 0, "default": None,
-                   "description": "Attack value, to compare x2 numerically; without it x2 "
-                                  "counts as better than any +N."},
-    },
-    "additionalProperties": False,
-}
-
-RESPONSE_SCHEMA: dict[str, Any] = response_schema("AdvantageResponse", {
-    "chosen": {"oneOf": [{"type": "integer", "enum": [0, 1]},
-                         {"type": "string", "enum": ["ambiguous"]}],
-               "description": "Index of the card used, or 'ambiguous'."},
-}, ["chosen"])
+# The check's models, as the registry and the OpenAPI document read them.
+Request, Response = AdvantageRequest, AdvantageResponse
+REQUEST_SCHEMA: dict[str, Any] = json_schema(AdvantageRequest)
+RESPONSE_SCHEMA: dict[str, Any] = json_schema(AdvantageResponse, "serialization")
 
 EXAMPLE: dict[str, Any] = {"game": "frosthaven", "mode": "advantage",
                            "cards": [{"value": "+0", "effects": ["stun"]},

@@ -19,17 +19,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_bool, check_int,
-                          check_list, open_request, response, response_schema, shown)
+from pydantic import AfterValidator, ConfigDict, Field, StrictStr, WithJsonSchema, model_validator
+
+from checker.base import (Bool, CheckRequest, CheckResponse, Int, Step, by_game, json_schema,
+                          parse_request, respond, shown)
 
 MAX_MODIFIERS = 30
-FIELDS = {"game", "attack", "modifiers", "shield", "ward", "brittle", "hp", "negate"}
 _MODIFIER = re.compile(
     r"(?:(?P<sign>[+-])(?P<n>\d+)|(?P<x2>x2)|(?P<null>null))(?P<rolling> rolling)?", re.IGNORECASE)
 _MODIFIER_FORMAT = "must be '+N', '-N', 'x2' or 'null', optionally followed by ' rolling'"
+MODIFIER_PATTERN = "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])( [rR][oO][lL][lL][iI][nN][gG])?$"
 NO_GH = "The archive holds no Gloomhaven ruling for this step"
+#: Every ruling this check may cite.
+RULINGS = frozenset({"fh-nl-3", "fh-it-3", "fh-clar-10", "fh-clar-11", "fh-clar-12",
+                     "fh-clar-13", "fh-clar-15", "gh-example-null"})
 
 
 @dataclass(frozen=True)
@@ -42,16 +47,62 @@ class Modifier:
     text: str
 
 
-@dataclass(frozen=True)
-class DamageRequest:
-    game: str
-    attack: int
-    modifiers: tuple[Modifier, ...] = ()
-    shield: int = 0
-    ward: bool = False
-    brittle: bool = False
-    hp: int | None = None
-    negate: bool = False
+def parse_modifier(text: str) -> Modifier:
+    """One entry of 'modifiers' (case-insensitive), or ValueError saying what is wrong."""
+    match = _MODIFIER.fullmatch(text)
+    if not match:
+        raise ValueError(f"{_MODIFIER_FORMAT} (got {shown(text)})")
+    rolling = match["rolling"] is not None
+    if match["null"]:
+        return Modifier("null", 0, rolling, text)
+    if match["x2"]:
+        return Modifier("x2", 0, rolling, text)
+    digits = match["n"]
+    if len(digits) > 2:
+        raise ValueError(f": N in '+N' / '-N' must be from 0 to 99 (got {shown(text)})")
+    amount = int(digits)
+    return Modifier("add", -amount if match["sign"] == "-" else amount, rolling, text)
+
+
+ModifierCard = Annotated[StrictStr, AfterValidator(parse_modifier),
+                         WithJsonSchema({"type": "string", "pattern": MODIFIER_PATTERN})]
+
+
+class DamageRequest(CheckRequest):
+    """One attack against one figure."""
+
+    # Ward and Brittle exist only in Frosthaven: said in the schema too, for generated clients.
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra={
+        "if": {"properties": {"game": {"const": "gloomhaven"}}, "required": ["game"]},
+        "then": {"properties": {"ward": {"const": False}, "brittle": {"const": False}}}})
+
+    attack: Int = Field(ge=0, description="Attack value after all attack bonuses and penalties.")
+    modifiers: tuple[ModifierCard, ...] = Field(
+        default=(), max_length=MAX_MODIFIERS,
+        description="Attack modifier cards drawn for this target, in order; none means +0.")
+    shield: Int = Field(default=0, ge=0)
+    ward: Bool = Field(default=False, description="Frosthaven only.")
+    brittle: Bool = Field(default=False, description="Frosthaven only.")
+    hp: Int | None = Field(default=None, ge=1, description="Remaining hit points of the target; "
+                                                           "caps the damage suffered.")
+    negate: Bool = Field(default=False, description="A card is lost to negate the damage.")
+
+    @model_validator(mode="after")
+    def _frosthaven_conditions(self) -> "DamageRequest":
+        if self.game == "gloomhaven":
+            for name in ("ward", "brittle"):
+                if getattr(self, name):
+                    raise ValueError(f"'{name}' does not exist in Gloomhaven (it is a Frosthaven "
+                                     f"condition): send false or leave it out")
+        return self
+
+
+class DamageResponse(CheckResponse):
+    damage: int = Field(ge=0, description="Damage suffered (capped by hp).")
+    would_suffer: int = Field(ge=0, description="Damage not capped by hp.")
+    ward_removed: bool
+    brittle_removed: bool
+    negated: bool
 
 
 @dataclass(frozen=True)
@@ -65,55 +116,15 @@ class DamageResult:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return response(self.game, {
+        return respond(DamageResponse, self.game, {
             "damage": self.damage, "would_suffer": self.would_suffer,
             "ward_removed": self.ward_removed, "brittle_removed": self.brittle_removed,
             "negated": self.negated}, self.steps)
 
 
-# --- parsing ---------------------------------------------------------------------------------
-
-def parse_modifier(text: Any, index: int) -> Modifier:
-    """One entry of 'modifiers', validated strictly (case-insensitive)."""
-    label = f"'modifiers'[{index}]"
-    if not isinstance(text, str):
-        raise CheckInputError(f"{label} must be a string (got {shown(text)})")
-    match = _MODIFIER.fullmatch(text)
-    if not match:
-        raise CheckInputError(f"{label} {_MODIFIER_FORMAT} (got {shown(text)})")
-    rolling = match["rolling"] is not None
-    if match["null"]:
-        return Modifier("null", 0, rolling, text)
-    if match["x2"]:
-        return Modifier("x2", 0, rolling, text)
-    digits = match["n"]
-    if len(digits) > 2:
-        raise CheckInputError(f"{label}: N in '+N' / '-N' must be from 0 to 99 (got {shown(text)})")
-    amount = int(digits)
-    return Modifier("add", -amount if match["sign"] == "-" else amount, rolling, text)
-
-
 def parse(payload: Any) -> DamageRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload, game = open_request(payload, FIELDS)
-    if "attack" not in payload:
-        raise CheckInputError("'attack' is required")
-    attack = check_int(payload["attack"], "'attack'", minimum=0)
-    raw = check_list(payload.get("modifiers", []), "'modifiers'", max_items=MAX_MODIFIERS)
-    modifiers = tuple(parse_modifier(m, i) for i, m in enumerate(raw))
-    shield = check_int(payload.get("shield", 0), "'shield'", minimum=0)
-    ward = check_bool(payload.get("ward", False), "'ward'")
-    brittle = check_bool(payload.get("brittle", False), "'brittle'")
-    hp = payload.get("hp")
-    if hp is not None:
-        hp = check_int(hp, "'hp'", minimum=1)
-    negate = check_bool(payload.get("negate", False), "'negate'")
-    if game == "gloomhaven":
-        for name, value in (("ward", ward), ("brittle", brittle)):
-            if value:
-                raise CheckInputError(f"'{name}' does not exist in Gloomhaven (it is a Frosthaven "
-                                      f"condition): send false or leave it out")
-    return DamageRequest(game, attack, modifiers, shield, ward, brittle, hp, negate)
+    return parse_request(DamageRequest, payload)
 
 
 # --- computation -----------------------------------------------------------------------------
@@ -264,38 +275,10 @@ def run(payload: Any) -> dict[str, Any]:
     return compute(parse(payload)).to_dict()
 
 
-REQUEST_SCHEMA: dict[str, Any] = {
-    "title": "DamageRequest",
-    "type": "object",
-    "required": ["game", "attack"],
-    "properties": {
-        "game": GAME_SCHEMA,
-        "attack": {"type": "integer", "minimum": 0,
-                   "description": "Attack value after all attack bonuses and penalties."},
-        "modifiers": {"type": "array", "maxItems": MAX_MODIFIERS, "default": [],
-                      "items": {"type": "string",
-                                "pattern": "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])"
-                                           "( [rR][oO][lL][lL][iI][nN][gG])?$"},
-                      "description": "Attack modifier cards drawn for this target, in order; "
-                                     "none means +0."},
-        "shield": {"type": "integer", "minimum": 0, "default": 0},
-        "ward": {"type": "boolean", "default": False, "description": "Frosthaven only."},
-        "brittle": {"type": "boolean", "default": False, "description": "Frosthaven only."},
-        "hp": {"type": ["integer", "null"], "minimum": 1, "default": None,
-               "description": "Remaining hit points of the target; caps the damage suffered."},
-        "negate": {"type": "boolean", "default": False,
-                   "description": "A card is lost to negate the damage."},
-    },
-    "additionalProperties": False,
-}
-
-RESPONSE_SCHEMA: dict[str, Any] = response_schema("DamageResponse", {
-    "damage": {"type": "integer", "minimum": 0, "description": "Damage suffered (capped by hp)."},
-    "would_suffer": {"type": "integer", "minimum": 0, "description": "Damage not capped by hp."},
-    "ward_removed": {"type": "boolean"},
-    "brittle_removed": {"type": "boolean"},
-    "negated": {"type": "boolean"},
-}, ["damage", "would_suffer", "ward_removed", "brittle_removed", "negated"])
+# The check's models, as the registry and the OpenAPI document read them.
+Request, Response = DamageRequest, DamageResponse
+REQUEST_SCHEMA: dict[str, Any] = json_schema(DamageRequest)
+RESPONSE_SCHEMA: dict[str, Any] = json_schema(DamageResponse, "serialization")
 
 EXAMPLE: dict[str, Any] = {"game": "frosthaven", "attack": 3, "modifiers": ["+1 rolling", "x2"],
                            "shield": 2, "ward": True, "brittle": False, "hp": None,

@@ -19,21 +19,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_int, open_request,
-                          response, response_schema)
+from pydantic import Field
 
-FIELDS = {"game", "hp", "hand", "discard", "active_bonuses"}
+from checker.base import (CheckRequest, CheckResponse, Int, Step, by_game, json_schema,
+                          parse_request, respond)
+
 MAX_CARDS = 99
 NO_GH = "The archive holds no Gloomhaven ruling for this"
+#: Every ruling this check may cite.
+RULINGS = frozenset({"gh-da-1", "fh-nl-2", "fh-it-2", "fh-errata-01"})
 
 
-@dataclass(frozen=True)
-class ExhaustionRequest:
-    game: str
-    hp: int
-    hand: int
-    discard: int
-    active_bonuses: int = 0
+class ExhaustionRequest(CheckRequest):
+    """A character's hit points and cards at the start of a round."""
+
+    hp: Int = Field(ge=0, description="Current hit points.")
+    hand: Int = Field(ge=0, le=MAX_CARDS)
+    discard: Int = Field(ge=0, le=MAX_CARDS)
+    active_bonuses: Int = Field(default=0, ge=0, le=MAX_CARDS,
+                                description="Active bonus cards WITHOUT lost icons.")
+
+
+class ExhaustionResponse(CheckResponse):
+    exhausted: bool
+    can_play: bool = Field(description="Can play two cards.")
+    can_rest: bool = Field(description="Can rest (short or long).")
+    can_short_rest: bool
+    can_long_rest: bool
 
 
 @dataclass(frozen=True)
@@ -47,7 +59,7 @@ class ExhaustionResult:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return response(self.game, {
+        return respond(ExhaustionResponse, self.game, {
             "exhausted": self.exhausted, "can_play": self.can_play, "can_rest": self.can_rest,
             "can_short_rest": self.can_short_rest, "can_long_rest": self.can_long_rest},
             self.steps)
@@ -55,14 +67,7 @@ class ExhaustionResult:
 
 def parse(payload: Any) -> ExhaustionRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload, game = open_request(payload, FIELDS)
-    values: dict[str, int] = {}
-    for name in ("hp", "hand", "discard", "active_bonuses"):
-        if name not in payload and name != "active_bonuses":
-            raise CheckInputError(f"'{name}' is required")
-        values[name] = check_int(payload.get(name, 0), f"'{name}'", minimum=0,
-                                 maximum=None if name == "hp" else MAX_CARDS)
-    return ExhaustionRequest(game, **values)
+    return parse_request(ExhaustionRequest, payload)
 
 
 def compute(req: ExhaustionRequest) -> ExhaustionResult:
@@ -121,28 +126,10 @@ def run(payload: Any) -> dict[str, Any]:
     return compute(parse(payload)).to_dict()
 
 
-REQUEST_SCHEMA: dict[str, Any] = {
-    "title": "ExhaustionRequest",
-    "type": "object",
-    "required": ["game", "hp", "hand", "discard"],
-    "properties": {
-        "game": GAME_SCHEMA,
-        "hp": {"type": "integer", "minimum": 0, "description": "Current hit points."},
-        "hand": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},
-        "discard": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS},
-        "active_bonuses": {"type": "integer", "minimum": 0, "maximum": MAX_CARDS, "default": 0,
-                           "description": "Active bonus cards WITHOUT lost icons."},
-    },
-    "additionalProperties": False,
-}
-
-RESPONSE_SCHEMA: dict[str, Any] = response_schema("ExhaustionResponse", {
-    "exhausted": {"type": "boolean"},
-    "can_play": {"type": "boolean", "description": "Can play two cards."},
-    "can_rest": {"type": "boolean", "description": "Can rest (short or long)."},
-    "can_short_rest": {"type": "boolean"},
-    "can_long_rest": {"type": "boolean"},
-}, ["exhausted", "can_play", "can_rest", "can_short_rest", "can_long_rest"])
+# The check's models, as the registry and the OpenAPI document read them.
+Request, Response = ExhaustionRequest, ExhaustionResponse
+REQUEST_SCHEMA: dict[str, Any] = json_schema(ExhaustionRequest)
+RESPONSE_SCHEMA: dict[str, Any] = json_schema(ExhaustionResponse, "serialization")
 
 EXAMPLE: dict[str, Any] = {"game": "frosthaven", "hp": 5, "hand": 1, "discard": 1,
                            "active_bonuses": 1}

@@ -20,33 +20,100 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from checker.base import (GAME_SCHEMA, CheckInputError, Step, by_game, check_bool, check_int,
-                          check_list, check_object, check_str, open_request,
-                          reject_unknown_fields, response, response_schema, shown)
+from pydantic import ConfigDict, Field, model_validator
+
+from checker.base import (Bool, CheckModel, CheckRequest, CheckResponse, FieldProblem, Int, Step,
+                          Text, by_game, json_schema, parse_request, respond, shown)
 
 FigureType = Literal["character", "monster", "summon"]
-TYPES: tuple[str, ...] = ("character", "monster", "summon")
 MAX_FIGURES = 30
-FIELDS = {"game", "figures"}
-FIGURE_FIELDS = {"name", "type", "initiative", "second", "summoner", "summoned_this_round"}
+#: Every ruling this check may cite.
+RULINGS = frozenset({"fh-nl-5", "fh-it-5", "fh-nl-6", "fh-it-6", "gh-da-2", "gh-da-5"})
 
 
-@dataclass(frozen=True)
-class Figure:
-    name: str
+# What each type of figure needs, in JSON Schema's own words (the validator below says it in
+# messages): the document tells a client what the check accepts.
+_RULES_BY_TYPE = {"allOf": [
+    {"if": {"properties": {"type": {"const": "summon"}}, "required": ["type"]},
+     "then": {"required": ["summoner"],
+              "properties": {"summoner": {"type": "string"}, "second": {"type": "null"}}},
+     "else": {"required": ["initiative"],
+              "properties": {"initiative": {"type": "integer"}, "summoner": {"type": "null"},
+                             "summoned_this_round": {"const": False}}}},
+    {"if": {"properties": {"type": {"const": "monster"}}, "required": ["type"]},
+     "then": {"properties": {"second": {"type": "null"}}}},
+]}
+
+
+class Figure(CheckModel):
+    """A character, a monster group or a summon, with the initiative it acts on."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_RULES_BY_TYPE)
+    name: Text
     type: FigureType
-    initiative: int | None = None  # None for summons (ignored if given)
-    second: int | None = None  # characters only
-    summoner: str | None = None  # summons only
-    summoned_this_round: bool = False
+    initiative: Int | None = Field(default=None, ge=1, le=99, description=(
+        "Leading card (characters) or monster ability card. Required for characters and "
+        "monsters; ignored for summons."))
+    second: Int | None = Field(default=None, ge=1, le=99,
+                               description="Characters only: the second card's initiative.")
+    summoner: Text | None = Field(default=None,
+                                  description="Summons only (required): a character's name.")
+    summoned_this_round: Bool = Field(default=False, description="Only a summon may have true.")
+
+    @model_validator(mode="after")
+    def _fields_of_its_type(self) -> "Figure":
+        kind = self.type
+        if kind != "summon" and self.initiative is None:
+            raise FieldProblem(("initiative",), f"is required for a {kind}")
+        if self.second is not None and kind != "character":
+            raise FieldProblem(("second",), f"is only for characters (this figure is a {kind})")
+        if kind == "summon" and self.summoner is None:
+            raise FieldProblem(("summoner",), "is required for a summon")
+        if kind != "summon" and self.summoner is not None:
+            raise FieldProblem(("summoner",), f"is only for summons (this figure is a {kind})")
+        if self.summoned_this_round and kind != "summon":
+            raise FieldProblem(("summoned_this_round",),
+                               f"can only be true for a summon (this figure is a {kind})")
+        if kind == "summon" and self.initiative is not None:
+            return self.model_copy(update={"initiative": None})  # a summon's own is ignored
+        return self
 
 
-@dataclass(frozen=True)
-class InitiativeRequest:
-    game: str
-    figures: tuple[Figure, ...]
+class InitiativeRequest(CheckRequest):
+    """The figures of one round."""
+
+    figures: tuple[Figure, ...] = Field(
+        min_length=1, max_length=MAX_FIGURES,
+        description="Names must be unique; a summon's summoner must name a character here.")
+
+    @model_validator(mode="after")
+    def _names_and_summoners(self) -> "InitiativeRequest":
+        first_index: dict[str, int] = {}
+        for i, fig in enumerate(self.figures):
+            if fig.name in first_index:
+                raise FieldProblem(("figures", i, "name"), f"{shown(fig.name)} is already used by "
+                                   f"'figures'[{first_index[fig.name]}]")
+            first_index[fig.name] = i
+        kinds = {f.name: f.type for f in self.figures}
+        for i, fig in enumerate(self.figures):
+            if fig.type == "summon" and kinds.get(fig.summoner) != "character":
+                what = "no figure" if fig.summoner not in kinds else f"a {kinds[fig.summoner]}"
+                raise FieldProblem(("figures", i, "summoner"), f"must name a character in "
+                                   f"'figures' ({shown(fig.summoner)} is {what})")
+        return self
+
+
+NameGroups = list[Annotated[list[str], Field(min_length=2)]]
+
+
+class InitiativeResponse(CheckResponse):
+    order: list[str] = Field(description="Names in acting order; summons summoned this round "
+                                         "are left out.")
+    ties: NameGroups = Field(description="Names whose relative order the players choose.")
+    unresolved: NameGroups = Field(description="Names whose relative order the archive holds "
+                                               "no ruling for (listed in request order).")
 
 
 @dataclass(frozen=True)
@@ -58,71 +125,14 @@ class InitiativeResult:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return response(self.game, {"order": list(self.order),
-                                    "ties": [list(t) for t in self.ties],
-                                    "unresolved": [list(u) for u in self.unresolved]},
-                        self.steps)
-
-
-# --- parsing ---------------------------------------------------------------------------------
-
-def parse_figure(raw: Any, index: int) -> Figure:
-    """One entry of 'figures' (cross-figure checks are in `parse`)."""
-    label = f"'figures'[{index}]"
-    fig = check_object(raw, label)
-    reject_unknown_fields(fig, FIGURE_FIELDS, label)
-    if "name" not in fig:
-        raise CheckInputError(f"{label}.name is required")
-    name = check_str(fig["name"], f"{label}.name")
-    kind = fig.get("type")
-    if kind not in TYPES:
-        raise CheckInputError(f"{label}.type must be one of: {', '.join(TYPES)} "
-                              f"(got {shown(kind)})")
-    initiative = fig.get("initiative")
-    if kind != "summon" and initiative is None:
-        raise CheckInputError(f"{label}.initiative is required for a {kind}")
-    if initiative is not None:
-        initiative = check_int(initiative, f"{label}.initiative", minimum=1, maximum=99)
-    second = fig.get("second")
-    if second is not None:
-        if kind != "character":
-            raise CheckInputError(f"{label}.second is only for characters "
-                                  f"(this figure is a {kind})")
-        second = check_int(second, f"{label}.second", minimum=1, maximum=99)
-    summoner = fig.get("summoner")
-    if kind == "summon":
-        if summoner is None:
-            raise CheckInputError(f"{label}.summoner is required for a summon")
-        summoner = check_str(summoner, f"{label}.summoner")
-    elif summoner is not None:
-        raise CheckInputError(f"{label}.summoner is only for summons (this figure is a {kind})")
-    fresh = check_bool(fig.get("summoned_this_round", False), f"{label}.summoned_this_round")
-    if fresh and kind != "summon":
-        raise CheckInputError(f"{label}.summoned_this_round can only be true for a summon "
-                              f"(this figure is a {kind})")
-    return Figure(name, kind, None if kind == "summon" else initiative, second, summoner, fresh)
+        return respond(InitiativeResponse, self.game, {
+            "order": list(self.order), "ties": [list(t) for t in self.ties],
+            "unresolved": [list(u) for u in self.unresolved]}, self.steps)
 
 
 def parse(payload: Any) -> InitiativeRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload, game = open_request(payload, FIELDS)
-    if "figures" not in payload:
-        raise CheckInputError("'figures' is required")
-    raw = check_list(payload["figures"], "'figures'", min_items=1, max_items=MAX_FIGURES)
-    figures = tuple(parse_figure(f, i) for i, f in enumerate(raw))
-    first_index: dict[str, int] = {}
-    for i, fig in enumerate(figures):
-        if fig.name in first_index:
-            raise CheckInputError(f"'figures'[{i}].name {shown(fig.name)} is already used by "
-                                  f"'figures'[{first_index[fig.name]}]")
-        first_index[fig.name] = i
-    kinds = {f.name: f.type for f in figures}
-    for i, fig in enumerate(figures):
-        if fig.type == "summon" and kinds.get(fig.summoner) != "character":
-            what = "no figure" if fig.summoner not in kinds else f"a {kinds[fig.summoner]}"
-            raise CheckInputError(f"'figures'[{i}].summoner must name a character in 'figures' "
-                                  f"({shown(fig.summoner)} is {what})")
-    return InitiativeRequest(game, figures)
+    return parse_request(InitiativeRequest, payload)
 
 
 # --- computation -----------------------------------------------------------------------------
@@ -257,49 +267,10 @@ def run(payload: Any) -> dict[str, Any]:
     return compute(parse(payload)).to_dict()
 
 
-_NAME_LISTS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
-                                          "minItems": 2}}
-
-REQUEST_SCHEMA: dict[str, Any] = {
-    "title": "InitiativeRequest",
-    "type": "object",
-    "required": ["game", "figures"],
-    "properties": {
-        "game": GAME_SCHEMA,
-        "figures": {
-            "type": "array", "minItems": 1, "maxItems": MAX_FIGURES,
-            "description": "Names must be unique.",
-            "items": {
-                "type": "object",
-                "required": ["name", "type"],
-                "properties": {
-                    "name": {"type": "string", "minLength": 1},
-                    "type": {"type": "string", "enum": list(TYPES)},
-                    "initiative": {"type": ["integer", "null"], "minimum": 1, "maximum": 99,
-                                   "description": "Leading card (characters) or monster "
-                                                  "ability card. Required for characters and "
-                                                  "monsters; ignored for summons."},
-                    "second": {"type": ["integer", "null"], "minimum": 1, "maximum": 99,
-                               "description": "Characters only: the second card's initiative."},
-                    "summoner": {"type": "string", "minLength": 1,
-                                 "description": "Summons only (required): a character's name."},
-                    "summoned_this_round": {"type": "boolean", "default": False,
-                                            "description": "Only a summon may have true."},
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
-
-RESPONSE_SCHEMA: dict[str, Any] = response_schema("InitiativeResponse", {
-    "order": {"type": "array", "items": {"type": "string"},
-              "description": "Names in acting order; summons summoned this round are left out."},
-    "ties": {**_NAME_LISTS, "description": "Names whose relative order the players choose."},
-    "unresolved": {**_NAME_LISTS, "description": "Names whose relative order the archive holds "
-                                                 "no ruling for (listed in request order)."},
-}, ["order", "ties", "unresolved"])
+# The check's models, as the registry and the OpenAPI document read them.
+Request, Response = InitiativeRequest, InitiativeResponse
+REQUEST_SCHEMA: dict[str, Any] = json_schema(InitiativeRequest)
+RESPONSE_SCHEMA: dict[str, Any] = json_schema(InitiativeResponse, "serialization")
 
 EXAMPLE: dict[str, Any] = {"game": "frosthaven", "figures": [
     {"name": "Drifter", "type": "character", "initiative": 20, "second": 45},

@@ -10,13 +10,15 @@ import logging
 import os
 import re
 import tempfile
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from indexer.errors import Unavailable
+from indexer.text import fold
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +27,6 @@ DEFAULT_ARCHIVE = REPO_ROOT / "rulings"
 
 #: The languages players ask in; every ruling has text in each (original or translation).
 LANGUAGES: tuple[str, ...] = ("en", "nl", "da", "it", "de", "es", "fr")
-LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "da": "Dansk", "it": "Italiano",
-                  "de": "Deutsch", "es": "Español", "fr": "Français"}
 KINDS: tuple[str, ...] = ("rulebook", "erratum", "clarification", "edge case", "example")
 CARD_TYPES: tuple[str, ...] = ("card", "item", "monster", "class", "building", "scenario",
                                "perk", "deck")
@@ -36,8 +36,10 @@ Lang = Literal["en", "nl", "da", "it", "de", "es", "fr"]
 Kind = Literal["rulebook", "erratum", "clarification", "edge case", "example"]
 
 
-class ArchiveError(Exception):
+class ArchiveError(Unavailable):
     """The archive cannot be loaded; `problems` holds one line per problem."""
+
+    code = "archive_invalid"
 
     def __init__(self, problems: list[str]):
         self.problems = problems
@@ -142,12 +144,6 @@ class Game(_Strict):
 class GamesFile(_Strict):
     games: list[Game]
     other_games: list[str] = []
-
-
-def fold(text: str) -> str:
-    """Lower-case, accents stripped: how names are compared everywhere."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 @dataclass(frozen=True)

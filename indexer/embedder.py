@@ -15,6 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from indexer.archive import REPO_ROOT
+from indexer.errors import Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +27,10 @@ QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
 
 
-class ModelError(Exception):
+class ModelError(Unavailable):
     """The embedding model cannot be loaded."""
+
+    code = "model_unavailable"
 
 
 class Embedder(Protocol):

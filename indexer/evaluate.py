@@ -12,11 +12,13 @@ from typing import Callable
 
 import yaml
 
+from indexer.errors import InvalidRequest
+
 from indexer.search import SearchResult
 
 
-class EvalFileError(Exception):
-    pass
+class EvalFileError(InvalidRequest):
+    """A question file cannot be read or has the wrong shape."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.archive import LANGUAGES, Archive, Citation, Ruling, fold, write_record
+from indexer.errors import InvalidRequest
 from indexer.language import detect_language
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ META_LINE = re.compile(r"^AUTHOR:\s*(?P<author>.*?)\s*SOURCE:\s*(?P<site>.*?)\s*
 EXAMPLE_LABEL = re.compile(r"^◆\s*(?P<game>.+?)\s+[—–-]\s+(?P<section>.+?),\s*(?P<ref>(?:pp?|pag|p[áa]g|side|S)\.?\s*\d[\d\s,–-]*)$")
 
 
-class ImportError_(Exception):
+class ImportError_(InvalidRequest):
     """A file cannot be imported at all (unreadable, unknown format)."""
 
 

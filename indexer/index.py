@@ -22,6 +22,7 @@ from typing import Callable
 import numpy as np
 
 from indexer.archive import REPO_ROOT, Archive, Ruling
+from indexer.errors import Unavailable
 from indexer.embedder import PASSAGE_PREFIX, Embedder, encode_passages
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,10 @@ FLAT_LIMIT = 50_000
 IVF_NPROBE = 16
 
 
-class IndexError_(Exception):
+class IndexError_(Unavailable):
     """Base of the index problems the service reports in one clear line."""
+
+    code = "index_unavailable"
 
 
 class MissingIndexError(IndexError_):

@@ -14,8 +14,10 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from checker import CheckInputError, UnknownCheck, run_check
-from service.engine import DEFAULT_K, DEFAULT_LIMIT, Engine, InvalidRequest, NotFound, Settings
+from checker import run_check
+from indexer.errors import RulingsError
+from service import api_models as m
+from service.engine import Engine, Settings
 
 log = logging.getLogger(__name__)
 
@@ -24,12 +26,11 @@ api = Blueprint("api", __name__)
 _engine_lock = threading.Lock()
 
 
-class ApiError(Exception):
-    """An error with an HTTP status and a stable code, raised by the routes."""
+class ApiError(RulingsError):
+    """An error about the HTTP request itself (no query, body not JSON, too large)."""
 
     def __init__(self, status: int, code: str, message: str):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        super().__init__(message, status=status, code=code)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -53,7 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _register_errors(app)
     if app.config["EAGER_LOAD"]:
         with app.app_context():
-            get_engine()
+            get_engine().searcher  # load the model and index now: a bad index fails at start
     return app
 
 
@@ -83,33 +84,32 @@ def error_response(status: int, code: str, message: str):
     return response
 
 
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+              413: "payload_too_large", 415: "unsupported_media_type"}
+
+
 def _register_errors(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(exc: ApiError):
+    @app.errorhandler(RulingsError)
+    def _domain(exc: RulingsError):
+        # Every domain error carries its own status and code: no list of classes here.
+        if exc.status >= 500:
+            log.error("%s on %s %s: %s", exc.code, request.method, request.path, exc.message)
         return error_response(exc.status, exc.code, exc.message)
-
-    @app.errorhandler(InvalidRequest)
-    def _invalid(exc: InvalidRequest):
-        return error_response(422, "invalid_request", str(exc))
-
-    @app.errorhandler(CheckInputError)
-    def _invalid_check(exc: CheckInputError):
-        return error_response(422, "invalid_request", str(exc))
-
-    @app.errorhandler(NotFound)
-    def _not_found(exc: NotFound):
-        return error_response(404, "not_found", str(exc))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
-        codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
-                 413: "payload_too_large", 415: "unsupported_media_type"}
         messages = {404: f"no such route: {request.path}",
                     405: f"method {request.method} is not allowed on {request.path}",
                     413: f"request body is over {MAX_BODY // 1024} KiB"}
         status = exc.code or 500
         message = messages.get(status) or (exc.description or exc.name)
-        return error_response(status, codes.get(status, exc.name.lower().replace(" ", "_")), message)
+        response = error_response(status, HTTP_CODES.get(status, exc.name.lower().replace(" ", "_")),
+                                  message)
+        # A 405 names the methods the route allows (RFC 9110), as werkzeug's own page does.
+        for name, value in exc.get_headers():
+            if name.lower() == "allow":
+                response.headers["Allow"] = value
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
@@ -137,76 +137,58 @@ def json_body() -> dict[str, Any]:
     return body
 
 
-def int_arg(name: str, default: int) -> Any:
-    """An integer query parameter; a non-integer is passed through for the engine to refuse."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return int(raw.strip())
-    except ValueError:
-        return raw
-
-
-def reject_unknown(body: dict[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise InvalidRequest(f"unknown field(s): {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+def query_args(*, keep_empty: tuple[str, ...] = ()) -> dict[str, str]:
+    """The query string as a dict; an empty value means "not given" except for `keep_empty`."""
+    return {k: v for k, v in request.args.items() if v != "" or k in keep_empty}
 
 
 # -- routes -------------------------------------------------------------------------------
 @api.get("/v1/ask")
 def ask_get():
-    question = request.args.get("q")
-    if question is None:
+    if request.args.get("q") is None:
         raise ApiError(400, "bad_request", "missing query parameter 'q' (the question)")
-    return jsonify(get_engine().ask(question, game=request.args.get("game"),
-                                    lang=request.args.get("lang"), k=int_arg("k", DEFAULT_K)))
+    ask = m.validated(m.AskQuery, query_args(keep_empty=("q", "k")))
+    return jsonify(m.shaped(m.AskResponse, get_engine().ask(
+        ask.question, game=ask.game, lang=ask.lang, k=ask.k)))
 
 
 @api.post("/v1/ask")
 def ask_post():
-    body = json_body()
-    reject_unknown(body, {"question", "game", "lang", "k"})
-    if "question" not in body:
-        raise InvalidRequest("'question' is required")
-    return jsonify(get_engine().ask(body["question"], game=body.get("game"),
-                                    lang=body.get("lang"), k=body.get("k", DEFAULT_K)))
+    ask = m.validated(m.AskBody, json_body())
+    return jsonify(m.shaped(m.AskResponse, get_engine().ask(
+        ask.question, game=ask.game, lang=ask.lang, k=ask.k)))
 
 
 @api.get("/v1/rulings/<path:record_id>")
 def ruling(record_id: str):
-    return jsonify(get_engine().ruling(record_id, request.args.get("lang")))
+    query = m.validated(m.LangQuery, query_args())
+    return jsonify(m.shaped(m.RulingOut, get_engine().ruling(record_id, query.lang or None)))
 
 
 @api.get("/v1/rulings")
 def rulings():
-    args = request.args
-    return jsonify(get_engine().find(card=args.get("card"), game=args.get("game"),
-                                     kind=args.get("kind"), lang=args.get("lang"),
-                                     limit=int_arg("limit", DEFAULT_LIMIT)))
+    query = m.validated(m.RulingsQuery, query_args(keep_empty=("card", "limit")))
+    return jsonify(m.shaped(m.RulingList, get_engine().find(
+        card=query.card, game=query.game, kind=query.kind, lang=query.lang or None,
+        limit=query.limit)))
 
 
 @api.get("/v1/cards")
 def cards():
     """Card, item, monster and class names the archive knows (for autocomplete)."""
-    return jsonify({"cards": get_engine().card_names()})
+    return jsonify(m.shaped(m.CardList, {"cards": get_engine().card_names()}))
 
 
 @api.get("/v1/games")
 def games():
-    return jsonify(get_engine().games())
+    return jsonify(m.shaped(m.GameList, get_engine().games()))
 
 
 @api.get("/healthz")
 def healthz():
-    return jsonify(get_engine().health())
+    return jsonify(m.shaped(m.HealthOut, get_engine().health()))
 
 
 @api.post("/v1/check/<name>")
 def check(name: str):
-    body = json_body()
-    try:
-        return jsonify(run_check(name, body))
-    except UnknownCheck as exc:
-        raise ApiError(404, "not_found", str(exc)) from None
+    return jsonify(run_check(name, json_body()))

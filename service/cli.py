@@ -27,25 +27,19 @@ class Failure(click.ClickException):
 
 
 def one_line_errors(func: Callable) -> Callable:
-    """Turn the domain errors of every layer into one clear line (import-light: lazy)."""
+    """Turn every domain error into one clear line: they all carry their own message."""
     @wraps(func)
     def wrapper(*args, **kwargs):
-        from checker import CheckInputError, UnknownCheck
         from indexer.archive import ArchiveError
-        from indexer.embedder import ModelError
-        from indexer.evaluate import EvalFileError
-        from indexer.importer import ImportError_
-        from indexer.index import IndexError_
-        from service.engine import InvalidRequest, NotFound
+        from indexer.errors import RulingsError
         try:
             return func(*args, **kwargs)
-        except ArchiveError as exc:
+        except ArchiveError as exc:  # one line per problem, the last as the error
             for problem in exc.problems[:-1]:
                 click.echo(problem, err=True)
-            raise Failure(exc.problems[-1] if exc.problems else str(exc)) from None
-        except (IndexError_, ModelError, InvalidRequest, NotFound, CheckInputError,
-                UnknownCheck, ImportError_, EvalFileError) as exc:
-            raise Failure(str(exc).splitlines()[0]) from None
+            raise Failure(exc.problems[-1] if exc.problems else exc.message) from None
+        except RulingsError as exc:
+            raise Failure(exc.message) from None
     return wrapper
 
 
@@ -71,14 +65,8 @@ def _wrap(text: str, indent: str = "  ") -> str:
 
 def format_ruling(r: dict, score: float | None = None) -> str:
     """A ruling for the terminal: header, citation, original text, translation below it."""
-    cit = r["citation"]
-    where = ", ".join(x for x in (
-        cit.get("source"), f"p. {', '.join(cit['pages'])}" if cit.get("pages") else None,
-        cit.get("author"), cit.get("site"), cit.get("date")) if x)
     head = f"[{r['id']}] {r['kind']} · {r['game']} · {r['lang']}" + (f" · score {score:.4f}" if score is not None else "")
-    lines = [click.style(head, bold=True)]
-    if r.get("title"):
-        lines.append(f"  {r['title']}")
+    lines = [click.style(head, bold=True), f"  {r['display_title']}"]
     if r.get("context"):
         lines.append(_wrap(f"{r['context_label']}: {r['context']}"))
     lines.append(_wrap(r["text"]))
@@ -88,7 +76,7 @@ def format_ruling(r: dict, score: float | None = None) -> str:
         lines.append(_wrap(tr["text"], "    "))
     if r["cards"]:
         lines.append(f"  Cards: {', '.join(c['label'] for c in r['cards'])}")
-    lines.append(f"  Source: {where}")
+    lines.append(f"  Source: {r['citation']['label']}")
     return "\n".join(lines)
 
 
@@ -120,19 +108,21 @@ def cli(ctx: click.Context, archive: Path, index_dir: Path, model: str | None, v
 @one_line_errors
 def ask(ctx, question, game, lang, k, as_json):
     """Answer a rules question with the ruling that answers it (or say none does)."""
-    result = _engine(ctx).ask(" ".join(question), game=game, lang=lang, k=k)
+    from service.api_models import AskBody, validated
+    asked = validated(AskBody, {"question": " ".join(question), "k": k, "game": game, "lang": lang})
+    result = _engine(ctx).ask(asked.question, game=asked.game, lang=asked.lang, k=asked.k)
 
     def human(res: dict) -> str:
         if res["declined"]:
             out = [click.style("No ruling answers this question.", fg="yellow") + f" ({res['reason']})"]
             if res["matches"]:
                 out.append("Nearest rulings:")
-                out += [f"  - {m['id']}: {m['title'] or m['text'][:70]}" for m in res["matches"]]
+                out += [f"  - {m['id']}: {m['display_title']}" for m in res["matches"]]
             return "\n".join(out)
         out = [format_ruling(res["answer"], res["answer"]["score"])]
         if len(res["matches"]) > 1:
             out.append("Related:")
-            out += [f"  - {m['id']}: {m['title'] or m['text'][:70]}" for m in res["matches"][1:]]
+            out += [f"  - {m['id']}: {m['display_title']}" for m in res["matches"][1:]]
         return "\n".join(out)
     _emit(result, as_json, human)
 
@@ -144,14 +134,8 @@ def ask(ctx, question, game, lang, k, as_json):
 @click.pass_context
 @one_line_errors
 def show(ctx, record_id, lang, as_json):
-    """Show one ruling by id."""
-    from indexer.archive import load_archive
-    from service.engine import NotFound, ruling_dict
-    archive = load_archive(ctx.obj["archive"])
-    rec = archive.get(record_id)
-    if rec is None:
-        raise NotFound(f"no ruling with id {record_id!r}")
-    _emit(ruling_dict(rec, lang), as_json, format_ruling)
+    """Show one ruling by id (needs only the archive: no model, no index)."""
+    _emit(_engine(ctx).ruling(record_id, lang), as_json, format_ruling)
 
 
 @cli.command()
@@ -163,7 +147,7 @@ def show(ctx, record_id, lang, as_json):
 @click.pass_context
 @one_line_errors
 def errata(ctx, card, game, lang, limit, as_json):
-    """Find the rulings about a card, item, monster or class (forgiving of typos)."""
+    """Find the rulings about a card, item, monster or class (forgiving of typos; archive only)."""
     result = _engine(ctx).find(card=" ".join(card), game=game, lang=lang, limit=limit)
 
     def human(res: dict) -> str:
@@ -290,6 +274,7 @@ def serve(ctx, host, port, rebuild, dev):
 def check(name, file, as_json):
     """Run a rules check (damage, initiative, advantage, exhaustion, monster) on a JSON request."""
     from checker import run_check
+    from service.presentation import step_citation
     try:
         payload = json.load(file)
     except ValueError as exc:
@@ -299,7 +284,7 @@ def check(name, file, as_json):
     def human(res: dict) -> str:
         out = []
         for i, step in enumerate(res["steps"], 1):
-            cites = f" [{', '.join(step['rulings'])}]" if step["rulings"] else " [no ruling in the archive]"
+            cites = f" [{step_citation(step['rulings'])}]"
             out.append(f"{i:2}. {step['action']} -> {json.dumps(step['value'], ensure_ascii=False)}{cites}")
             if step.get("note"):
                 out.append(f"      note: {step['note']}")

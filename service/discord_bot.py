@@ -1,8 +1,8 @@
 """The Discord bot: ``/rule``, ``/errata`` and ``/damage``, a thin client of the HTTP API.
 
 Three layers, each testable on its own:
-  - pure functions turning API JSON into embed dicts that respect Discord's limits
-    (``answer_embed``, ``errata_embed``, ``damage_embed``, all passed through ``fit_embed``);
+  - the embeds (``service.embeds``: API JSON -> embed dicts within Discord's limits, shared
+    with the HTTP interactions endpoint);
   - ``RulingsAPI``: a small async httpx client; every failure becomes ``ApiError`` with a short
     message fit for a player;
   - handlers (``handle_rule`` ...) taking the interaction and the client as arguments: they defer
@@ -12,10 +12,8 @@ Discord until it runs.
 """
 from __future__ import annotations
 
-import copy
 import logging
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -23,19 +21,14 @@ import discord
 import httpx
 from discord import app_commands
 
+from indexer.text import fold
+from service.embeds import (LIMITS, answer_embed, damage_embed, embed_length, errata_embed,
+                            fit_embed, ruling_embed, truncate)
+from service.presentation import LANGUAGE_NAMES, check_games
+
 log = logging.getLogger(__name__)
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
-ELLIPSIS = "…"
-# https://discord.com/developers/docs/resources/message#embed-object-embed-limits
-LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024,
-          "fields": 25, "footer": 2048, "author": 256, "total": 6000}
-LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "da": "Dansk", "it": "Italiano",
-                  "de": "Deutsch", "es": "Español", "fr": "Français"}
-KIND_COLORS = {"rulebook": 0x2F6F4F, "erratum": 0xA33B2B, "clarification": 0x1D5FA8,
-               "edge case": 0x7A4FA3, "example": 0x6B6B2A}
-DECLINED_COLOR, CHECK_COLOR = 0xB08900, 0x1F3A5F
-CHECK_GAMES: list[tuple[str, str]] = [("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven")]
 CHOICE_MAX = 100  # an autocomplete choice's name and value
 
 
@@ -46,203 +39,8 @@ class BotSettings:
     timeout: float = 15.0
 
 
-# -- text helpers -------------------------------------------------------------------------------
-def truncate(text: str | None, limit: int) -> str:
-    """`text` cut to at most `limit` characters, ending with an ellipsis when cut."""
-    text = text or ""
-    if len(text) <= limit:
-        return text
-    return text[:max(limit - 1, 0)].rstrip() + ELLIPSIS if limit > 0 else ""
-
-
-def fold(text: str) -> str:
-    """Lower case without accents or curly quotes, for forgiving matching."""
-    text = unicodedata.normalize("NFKD", text).casefold()
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return text.translate(str.maketrans("“”„«»‘’", "\"\"\"\"\"''"))
-
-
-def lang_name(code: str) -> str:
-    return LANGUAGE_NAMES.get(code, code)
-
-
-def kind_label(kind: str) -> str:
-    return kind[:1].upper() + kind[1:]
-
-
-def citation_text(cit: dict[str, Any]) -> str:
-    """Source · pages (or section) · author · site · date, like the page shows it."""
-    pages = cit.get("pages") or []
-    where = (f"p. {pages[0]}" if len(pages) == 1 else f"pp. {', '.join(pages)}") if pages else None
-    parts = [cit.get("source"), where, None if where else cit.get("section"),
-             cit.get("author"), cit.get("site"), cit.get("date")]
-    return " · ".join(str(p) for p in parts if p)
-
-
-def ruling_title(r: dict[str, Any]) -> str:
-    """The title, else the source and pages (rulebook passages have no title)."""
-    if r.get("title"):
-        return r["title"]
-    parts = citation_text(r["citation"]).split(" · ")[:2]
-    return ", ".join(p for p in parts if p) or f"Ruling {r['id']}"
-
-
-def permalink(public_url: str | None, record_id: str, lang: str | None = None) -> str | None:
-    """The page's URL for a ruling, or None without a public URL."""
-    if not public_url:
-        return None
-    return f"{public_url.rstrip('/')}/r/{record_id}" + (f"?lang={lang}" if lang else "")
-
-
-def ruling_ref(record_id: str, public_url: str | None, label: str | None = None) -> str:
-    """A ruling id as a markdown link when a public URL is set, else as code."""
-    url = permalink(public_url, record_id)
-    text = label or record_id
-    return f"[{text}]({url})" if url else (f"{text} (`{record_id}`)" if label else f"`{record_id}`")
-
-
-# -- limits ---------------------------------------------------------------------------------
-def embed_length(embed: dict[str, Any]) -> int:
-    """The characters Discord counts toward the 6000 total."""
-    return (len(embed.get("title", "")) + len(embed.get("description", ""))
-            + len(embed.get("footer", {}).get("text", "")) + len(embed.get("author", {}).get("name", ""))
-            + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", [])))
-
-
-def fit_embed(embed: dict[str, Any]) -> dict[str, Any]:
-    """A copy of `embed` within every Discord limit: parts truncated, extra fields dropped."""
-    out = copy.deepcopy(embed)
-    if "title" in out:
-        out["title"] = truncate(out["title"], LIMITS["title"])
-    if "description" in out:
-        out["description"] = truncate(out["description"], LIMITS["description"])
-    if "author" in out:
-        out["author"]["name"] = truncate(out["author"].get("name"), LIMITS["author"])
-    fields = [{"name": truncate(f["name"], LIMITS["field_name"]) or "\u200b",
-               "value": truncate(f["value"], LIMITS["field_value"]) or "\u200b",
-               "inline": bool(f.get("inline", False))} for f in out.get("fields", [])]
-    dropped = max(len(fields) - LIMITS["fields"], 0)
-    fields = fields[:LIMITS["fields"]]
-    footer = out.get("footer", {}).get("text", "")
-    out["fields"] = fields
-    while embed_length(_with_footer(out, footer, dropped)) > LIMITS["total"] and out["fields"]:
-        out["fields"].pop()
-        dropped += 1
-    out = _with_footer(out, footer, dropped)
-    excess = embed_length(out) - LIMITS["total"]
-    if excess > 0:
-        out["description"] = truncate(out.get("description", ""), len(out.get("description", "")) - excess)
-    if not out["fields"]:
-        del out["fields"]
-    return out
-
-
-def _with_footer(embed: dict[str, Any], footer: str, dropped: int) -> dict[str, Any]:
-    text = footer + (f" · {dropped} more not shown" if dropped else "")
-    if not text:
-        return embed
-    return {**embed, "footer": {**embed.get("footer", {}), "text": truncate(text, LIMITS["footer"])}}
-
-
 def to_embed(data: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(fit_embed(data))
-
-
-# -- embeds from API JSON -------------------------------------------------------------------
-def ruling_embed(r: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
-    """One ruling: original text, the labelled translation, cards, citation, permalink."""
-    tr = r.get("translation")
-    description = r["text"]
-    if r.get("context"):
-        description = f"*{kind_label((r.get('context_label') or 'context').lower())}: {r['context']}*\n\n{description}"
-    fields: list[dict[str, Any]] = []
-    if tr:
-        value = (f"**{tr['title']}**\n" if tr.get("title") else "") + tr["text"]
-        fields.append({"name": f"Translation ({lang_name(tr['lang'])}): {tr['label']}", "value": value})
-    fields.append({"name": "Source", "value": citation_text(r["citation"]) or "—"})
-    if r.get("cards"):
-        fields.append({"name": "About", "value": ", ".join(c["label"] for c in r["cards"]), "inline": True})
-    embed: dict[str, Any] = {
-        "title": f"{kind_label(r['kind'])}: {ruling_title(r)}",
-        "description": description,
-        "color": KIND_COLORS.get(r["kind"], CHECK_COLOR),
-        "fields": fields,
-        "footer": {"text": f"{r['id']} · {r['game']} · original in {lang_name(r['lang'])}"},
-    }
-    url = permalink(public_url, r["id"], tr["lang"] if tr else None)
-    if url:
-        embed["url"] = url
-    return embed
-
-
-def match_line(m: dict[str, Any], public_url: str | None) -> str:
-    """One nearest / related ruling as a bullet line."""
-    tr = m.get("translation") or {}
-    title = truncate(tr.get("title") or m.get("title") or tr.get("text") or m["text"], 90)
-    return f"• {kind_label(m['kind'])}: {ruling_ref(m['id'], public_url, title)}"
-
-
-def answer_embed(res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
-    """The answer to /v1/ask: the ruling plus related ones, or the declined state."""
-    if res["declined"] or not res.get("answer"):
-        return declined_embed(res, public_url)
-    embed = ruling_embed(res["answer"], public_url)
-    others = [m for m in res["matches"] if m["id"] != res["answer"]["id"]]
-    if others:
-        embed["fields"].append({"name": "Related rulings",
-                                "value": "\n".join(match_line(m, public_url) for m in others)})
-    return embed
-
-
-def declined_embed(res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
-    """No ruling answers the question: say so, and list the nearest ones."""
-    reason = f" ({res['reason']})" if res.get("reason") else ""
-    text = f"Nothing in the archive answers “{res['question']}” closely enough{reason}."
-    embed: dict[str, Any] = {"title": "No ruling answers this question", "description": text,
-                             "color": DECLINED_COLOR, "fields": []}
-    if res.get("matches"):
-        embed["fields"].append({"name": "Nearest rulings",
-                                "value": "\n".join(match_line(m, public_url) for m in res["matches"])})
-    return embed
-
-
-def errata_embed(card: str, res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
-    """The rulings about a card: one field per ruling (original, translation, source)."""
-    embed: dict[str, Any] = {"title": f"Rulings about “{card}”", "color": KIND_COLORS["erratum"],
-                             "fields": []}
-    if not res["results"]:
-        embed["description"] = "No ruling is about that card."
-        return embed
-    embed["description"] = "1 ruling" if res["total"] == 1 else f"{res['total']} rulings"
-    for r in res["results"]:
-        tr = r.get("translation")
-        parts = [truncate(r["text"], 420)]
-        if tr:
-            parts.append(f"*Translation ({lang_name(tr['lang'])}):* {truncate(tr['text'], 300)}")
-        parts.append(f"— {truncate(citation_text(r['citation']), 150)} · {ruling_ref(r['id'], public_url)}")
-        embed["fields"].append({"name": f"{kind_label(r['kind'])}: {ruling_title(r)}",
-                                "value": "\n".join(parts)})
-    return embed
-
-
-def _value(value: Any) -> str:
-    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-
-
-def damage_embed(res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
-    """The damage check: the result, then one field per step with its rulings or a note."""
-    flags = [text for key, text in (("ward_removed", "Ward removed"), ("brittle_removed", "Brittle removed"),
-                                    ("negated", "negated by losing a card")) if res.get(key)]
-    description = f"Would suffer **{res['would_suffer']}**" + "".join(f" · {f}" for f in flags)
-    fields = []
-    for i, step in enumerate(res["steps"], 1):
-        cites = (", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
-                 if step["rulings"] else "*no ruling in the archive*")
-        note = f"\n{step['note']}" if step.get("note") else ""
-        fields.append({"name": f"{i}. {step['action']}", "value": f"→ **{_value(step['value'])}** · {cites}{note}"})
-    return {"title": f"Damage suffered: {res['damage']}", "description": description,
-            "color": CHECK_COLOR, "fields": fields,
-            "footer": {"text": f"{res['game']} · rules checker"}}
 
 
 # -- autocomplete ---------------------------------------------------------------------------
@@ -411,7 +209,7 @@ def register_commands(tree: app_commands.CommandTree, api: Api, settings: BotSet
     """Add /rule, /errata and /damage to `tree`; `games` are (id, name) for the game choice."""
     game_choices = [app_commands.Choice(name="Any game", value="any")] + [
         app_commands.Choice(name=name[:CHOICE_MAX], value=gid) for gid, name in games][:24]
-    check_choices = [app_commands.Choice(name=name, value=gid) for gid, name in CHECK_GAMES]
+    check_choices = [app_commands.Choice(name=name, value=gid) for gid, name in check_games()]
 
     @app_commands.command(name="rule", description="Answer a rules question with the ruling that answers it")
     @app_commands.describe(question="Your question, in any of the 7 languages", game="Which game",
@@ -463,7 +261,7 @@ class RulingsBot(discord.Client):
             games = await self.api.games()
         except ApiError as exc:
             log.warning("could not list the games (%s); offering Frosthaven and Gloomhaven", exc.message)
-            games = CHECK_GAMES
+            games = check_games()
         register_commands(self.tree, self.api, self.settings, games)
         synced = await self.tree.sync()
         log.info("synced %d slash commands against %s", len(synced), self.settings.api_url)
@@ -487,3 +285,10 @@ def run_bot(token: str | None, api_url: str = DEFAULT_API_URL, public_url: str |
         bot.run(token.strip(), log_handler=None)
     except discord.LoginFailure:
         raise BotError("Discord refused the token in DISCORD_TOKEN (is it the bot's token?)") from None
+
+
+# The embeds are part of the bot's surface (tests and callers use them through this module).
+__all__ = ["LIMITS", "ApiError", "BotError", "BotSettings", "RulingsAPI", "RulingsBot",
+           "answer_embed", "card_choices", "damage_embed", "embed_length", "errata_embed",
+           "filter_cards", "fit_embed", "handle_damage", "handle_errata", "handle_rule",
+           "register_commands", "ruling_embed", "run_bot", "to_embed", "truncate"]

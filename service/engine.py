@@ -1,37 +1,29 @@
-"""The service's one resource: archive + index + model + searcher, and the operations on them.
+"""The service's one resource: the catalogue (archive only) and, on first question, the retriever.
 
-Both edges (the HTTP API and the CLI) call these functions and turn the domain errors below
-into a JSON error or a one-line message; nothing in here knows about Flask or click.
+Archive-only operations (a ruling, errata by card, cards, games) need neither the model nor a
+fresh index, so they answer even when the index is stale or the model is missing; the
+retriever (model + index + searcher) is loaded the first time a question is asked. Both edges
+(the HTTP API and the CLI) validate their input, call these methods, and turn the domain
+errors (``indexer.errors.RulingsError``) into a JSON error or a one-line message.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from checker import checks_for
-from indexer.archive import DEFAULT_ARCHIVE, KINDS, LANGUAGES, Archive, Ruling, fold, load_archive
-from indexer.embedder import load_embedder, model_setting
-from indexer.index import DEFAULT_INDEX, StaleIndexError, MissingIndexError, build_index, load_index
+from indexer.archive import DEFAULT_ARCHIVE, Archive, load_archive
+from indexer.catalogue import Catalogue
+from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, build_index, load_index
+from indexer.question import QuestionReader
 from indexer.search import Searcher, SearchResult
+from service.api_models import DEFAULT_K, DEFAULT_LIMIT
+from service.presentation import ruling_view
 
 log = logging.getLogger(__name__)
-
-MAX_QUESTION = 500
-MAX_K = 10
-DEFAULT_K = 3
-MAX_LIMIT = 100
-DEFAULT_LIMIT = 20
-
-
-class InvalidRequest(ValueError):
-    """A value the caller sent is invalid (HTTP 422); the message says which and why."""
-
-
-class NotFound(LookupError):
-    """No such ruling (HTTP 404)."""
 
 
 @dataclass(frozen=True)
@@ -42,149 +34,98 @@ class Settings:
     rebuild: bool = False          # rebuild a missing or stale index instead of refusing it
 
 
+def open_searcher(catalogue: Catalogue, settings: Settings) -> Searcher:
+    """The retriever: the model, the index (refused when missing or stale), the searcher."""
+    from indexer.embedder import load_embedder, model_setting
+
+    archive = catalogue.archive
+    embedder = load_embedder(settings.model or model_setting())
+    try:
+        index = load_index(settings.index_dir, archive, embedder.name)
+    except (StaleIndexError, MissingIndexError):
+        if not settings.rebuild:
+            raise
+        log.warning("index missing or stale: rebuilding as told")
+        index, _ = build_index(archive, embedder, settings.index_dir, show_progress=False)
+    return Searcher(archive, index, embedder, reader=QuestionReader(archive, catalogue.cards))
+
+
 class Engine:
-    """Everything a request needs, loaded once per process."""
+    """Everything a request needs, loaded once per process (the retriever on first use)."""
 
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, *, archive: Archive | None = None,
+                 searcher: Searcher | None = None):
+        """`archive` and `searcher` may be given ready (tests: a fake embedder's searcher)."""
         self.settings = settings
-        self.archive: Archive = load_archive(settings.archive_dir)
-        self.embedder = load_embedder(settings.model or model_setting())
-        try:
-            self.index = load_index(settings.index_dir, self.archive, self.embedder.name)
-        except (StaleIndexError, MissingIndexError):
-            if not settings.rebuild:
-                raise
-            log.warning("index missing or stale: rebuilding as told")
-            self.index, _ = build_index(self.archive, self.embedder, settings.index_dir,
-                                        show_progress=False)
-        self.searcher = Searcher(self.archive, self.index, self.embedder)
-        self._alias_to_game = self.archive.game_names()
+        self.catalogue = Catalogue(archive or load_archive(settings.archive_dir))
+        self.archive = self.catalogue.archive
+        self._searcher = searcher
+        self._lock = threading.Lock()
+        self._game_names = {g.id: g.name for g in self.archive.games.values()}
 
-    # -- validation shared by HTTP and CLI -----------------------------------------------
-    def resolve_game(self, game: Any) -> str | None:
-        if game is None or game == "":
-            return None
-        if not isinstance(game, str):
-            raise InvalidRequest("'game' must be a string")
-        found = self._alias_to_game.get(fold(game.strip()))
-        if found is None:
-            raise InvalidRequest(f"unknown game {game!r}; known games: {', '.join(self.archive.games)}")
-        return found
+    @property
+    def searcher(self) -> Searcher:
+        """The retriever, loaded on first use (thread-safe)."""
+        if self._searcher is None:
+            with self._lock:
+                if self._searcher is None:
+                    self._searcher = open_searcher(self.catalogue, self.settings)
+        return self._searcher
 
-    @staticmethod
-    def resolve_lang(lang: Any) -> str | None:
-        if lang is None or lang == "":
-            return None
-        if not isinstance(lang, str) or lang.lower() not in LANGUAGES:
-            raise InvalidRequest(f"'lang' must be one of: {', '.join(LANGUAGES)}")
-        return lang.lower()
+    def view(self, record_id: str, lang: str | None = None) -> dict:
+        """A ruling as the API shows it, with its labels."""
+        return ruling_view(self.archive.records[record_id], lang, self._game_names)
 
-    @staticmethod
-    def resolve_kind(kind: Any) -> str | None:
-        if kind is None or kind == "":
-            return None
-        norm = str(kind).strip().lower().replace("-", " ").replace("_", " ")
-        norm = {"errata": "erratum", "edge": "edge case", "edgecase": "edge case",
-                "clarifications": "clarification", "examples": "example"}.get(norm, norm)
-        if norm not in KINDS:
-            raise InvalidRequest(f"'kind' must be one of: {', '.join(KINDS)}")
-        return norm
+    # -- questions (the retriever) ------------------------------------------------------------
+    def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
+            k: int = DEFAULT_K) -> dict:
+        """Answer a validated question: the best ruling (or a decline) and the nearest matches.
 
-    # -- operations -------------------------------------------------------------------
-    def ask(self, question: Any, *, game: Any = None, lang: Any = None, k: Any = DEFAULT_K) -> dict:
-        """Answer a question: the best ruling (or a decline) and the nearest matches."""
-        if not isinstance(question, str) or not question.strip():
-            raise InvalidRequest("'question' must be a non-empty string")
-        if len(question) > MAX_QUESTION:
-            raise InvalidRequest(f"'question' is too long ({len(question)} characters; at most {MAX_QUESTION})")
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise InvalidRequest(f"'k' must be an integer from 1 to {MAX_K}")
-        game_id = self.resolve_game(game)
-        lang_code = self.resolve_lang(lang)
+        `game` may be an id, name or alias; `lang` a language code or None (detected).
+        """
+        game_id = self.catalogue.resolve_game(game)
         started = time.perf_counter()
-        result = self.searcher.search(question.strip(), game=game_id, lang=lang_code, k=k)
+        result = self.searcher.search(question.strip(), game=game_id, lang=lang or None, k=k)
         return self._answer(question, result, k, started)
 
     def _answer(self, question: str, result: SearchResult, k: int, started: float) -> dict:
-        matches = [dict(self.ruling_dict(self.archive.records[h.record_id], result.lang),
-                        score=round(h.score, 6)) for h in result.hits[:k]]
+        matches = [dict(self.view(h.record_id, result.lang), score=round(h.score, 6))
+                   for h in result.hits[:k]]
+        answered = bool(matches) and not result.declined
         return {
             "question": question,
             "lang": result.lang,
             "game": result.game,
             "declined": result.declined,
-            "answer": None if result.declined or not matches else matches[0],
+            "answer": matches[0] if answered else None,
             "matches": matches,
             "reason": result.reason,
             # The rules checker computes this ruling: clients can offer the calculator beside it.
-            "calculators": checks_for(matches[0]["id"]) if matches and not result.declined else [],
+            "calculators": checks_for(matches[0]["id"]) if answered else [],
             "took_ms": round((time.perf_counter() - started) * 1000, 2),
         }
 
-    def ruling(self, record_id: str, lang: Any = None) -> dict:
-        rec = self.archive.get(record_id)
-        if rec is None:
-            raise NotFound(f"no ruling with id {record_id!r}")
-        return self.ruling_dict(rec, self.resolve_lang(lang))
+    # -- the archive alone (the catalogue) ----------------------------------------------------
+    def ruling(self, record_id: str, lang: str | None = None) -> dict:
+        return self.view(self.catalogue.get(record_id).id, lang)
 
-    def find(self, *, card: Any = None, game: Any = None, kind: Any = None, lang: Any = None,
-             limit: Any = DEFAULT_LIMIT) -> dict:
+    def find(self, *, card: str | None = None, game: str | None = None, kind: str | None = None,
+             lang: str | None = None, limit: int = DEFAULT_LIMIT) -> dict:
         """Rulings filtered by game and kind; by card name (forgiving), best match first."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-            raise InvalidRequest(f"'limit' must be an integer from 1 to {MAX_LIMIT}")
-        game_id, kind_name, lang_code = self.resolve_game(game), self.resolve_kind(kind), self.resolve_lang(lang)
-        if card is not None and (not isinstance(card, str) or not card.strip() or len(card) > 200):
-            raise InvalidRequest("'card' must be a non-empty string of at most 200 characters")
-        records = [r for r in self.archive.records.values()
-                   if (game_id is None or r.game == game_id) and (kind_name is None or r.kind == kind_name)]
-        if card is not None:
-            scores = self.searcher.cards.query(card)
-            # Equal matches: errata first, since this is how players look up corrections.
-            records = sorted((r for r in records if r.id in scores),
-                             key=lambda r: (-scores[r.id], KINDS.index(r.kind) if r.kind != "erratum" else -1, r.id))
-        return {"results": [self.ruling_dict(r, lang_code) for r in records[:limit]],
+        records = self.catalogue.find(card=card, game=self.catalogue.resolve_game(game),
+                                      kind=kind or None)
+        return {"results": [self.view(r.id, lang) for r in records[:limit]],
                 "total": len(records)}
 
     def card_names(self) -> list[str]:
-        return self.searcher.cards.names()
+        return self.catalogue.card_names()
 
     def games(self) -> dict:
-        out = []
-        for game in self.archive.games.values():
-            recs = [r for r in self.archive.records.values() if r.game == game.id]
-            counts = {kind: sum(r.kind == kind for r in recs) for kind in KINDS}
-            counts["total"] = len(recs)
-            languages = sorted({lang for r in recs for lang in r.languages()},
-                               key=LANGUAGES.index)
-            out.append({"id": game.id, "name": game.name, "aliases": game.aliases,
-                        "counts": counts, "languages": languages})
-        return {"games": out}
+        return {"games": self.catalogue.games()}
 
     def health(self) -> dict:
-        return {"status": "ok", "records": len(self.archive), "model": self.index.manifest["model"],
-                "index_built_at": self.index.manifest["built_at"],
-                "index_type": self.index.manifest["index_type"],
-                "passages": self.index.manifest["passages"]}
+        manifest = self.searcher.index.manifest
+        return {"status": "ok", "records": len(self.archive), "model": manifest["model"],
+                "index_built_at": manifest["built_at"], "index_type": manifest["index_type"],
+                "passages": manifest["passages"]}
 
-    def ruling_dict(self, rec: Ruling, lang: str | None = None) -> dict:
-        return ruling_dict(rec, lang)
-
-
-def ruling_dict(rec: Ruling, lang: str | None = None) -> dict:
-    """A Ruling as the API shows it: the original text, plus the asker's translation."""
-    translation = None
-    if lang and lang != rec.lang and lang in rec.translations:
-        tr = rec.translations[lang]
-        translation = {"lang": lang, "text": tr.text, "title": tr.title, "context": tr.context,
-                       "edition_of": tr.edition_of,
-                       "label": ("the same rule in another official edition" if tr.edition_of
-                                 else "unofficial translation; the original is the authority")}
-    cit = rec.citation.model_dump(exclude_none=True)
-    return {
-        "id": rec.id, "game": rec.game, "kind": rec.kind, "lang": rec.lang,
-        "title": rec.title, "context_label": rec.context_label, "context": rec.context,
-        "text": rec.text, "citation": cit,
-        "cards": [{"type": c.type, "name": c.name, "of": c.of, "label": c.label} for c in rec.cards],
-        "amends": [a.model_dump() for a in rec.amends],
-        "translation": translation, "related": list(rec.related),
-    }

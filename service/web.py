@@ -14,8 +14,9 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
-from indexer.archive import KINDS, LANGUAGES
-from service.engine import InvalidRequest, NotFound
+from indexer.archive import KINDS
+from indexer.errors import InvalidRequest, NotFound
+from service.presentation import LANGUAGE_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -23,41 +24,15 @@ STATIC = Path(__file__).with_name("static")
 web = Blueprint("web", __name__, static_folder="static", static_url_path="/assets",
                 template_folder="templates")
 
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "da": "Dansk",
-                                  "it": "Italiano", "de": "Deutsch", "es": "Español",
-                                  "fr": "Français"}
 CHECK_GAMES: tuple[tuple[str, str], ...] = (("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven"))
 FALLBACK_GAMES: list[dict[str, str]] = [{"id": gid, "name": name} for gid, name in CHECK_GAMES]
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
-# -- helpers shared by the templates --------------------------------------------------------
-def kind_label(kind: str) -> str:
-    """'edge case' -> 'Edge case' (the badge text)."""
-    return kind[:1].upper() + kind[1:]
-
-
 def kind_class(kind: str) -> str:
     """A CSS-safe class for the kind badge: 'edge case' -> 'kind-edge-case'."""
     return "kind-" + kind.replace(" ", "-") if kind in KINDS else "kind-other"
-
-
-def citation_parts(cit: dict[str, Any]) -> list[str]:
-    """The citation as short parts: source, pages (or section), author, site, date."""
-    pages = cit.get("pages") or []
-    where = (f"p. {pages[0]}" if len(pages) == 1 else f"pp. {', '.join(pages)}") if pages else None
-    parts = [cit.get("source"), where, cit.get("section") if not where else None,
-             cit.get("author"), cit.get("site"), cit.get("date")]
-    return [str(p) for p in parts if p]
-
-
-def ruling_title(r: dict[str, Any]) -> str:
-    """The ruling's title, else its source and pages (rulebook passages have no title)."""
-    if r.get("title"):
-        return r["title"]
-    parts = citation_parts(r["citation"])[:2]
-    return ", ".join(parts) if parts else f"Ruling {r['id']}"
 
 
 @lru_cache(maxsize=64)
@@ -76,10 +51,6 @@ def _games() -> list[dict[str, Any]]:
         return FALLBACK_GAMES
 
 
-def _names(games: list[dict[str, Any]]) -> dict[str, str]:
-    return {g["id"]: g["name"] for g in games}
-
-
 @web.app_template_global()
 def asset(name: str) -> str:
     """URL of a static file, with a content hash so browsers never run a stale script."""
@@ -95,8 +66,7 @@ def _page_headers(response: Response) -> Response:
 
 
 def _context(**extra: Any) -> dict[str, Any]:
-    return {"languages": LANGUAGE_NAMES, "kind_label": kind_label, "kind_class": kind_class,
-            "citation_parts": citation_parts, "ruling_title": ruling_title, **extra}
+    return {"languages": LANGUAGE_NAMES, "kind_class": kind_class, **extra}
 
 
 # -- routes -----------------------------------------------------------------------------------
@@ -104,8 +74,7 @@ def _context(**extra: Any) -> dict[str, Any]:
 def index() -> str:
     """The page: ask, errata by card, and the checker (the JS reads ?q= / ?card= on load)."""
     games = _games()
-    return render_template("index.html", **_context(games=games, check_games=CHECK_GAMES,
-                                                     game_names=_names(games)))
+    return render_template("index.html", **_context(games=games, check_games=CHECK_GAMES))
 
 
 @web.get("/r/<path:record_id>")
@@ -120,11 +89,9 @@ def ruling_page(record_id: str) -> tuple[str, int] | str:
         ruling = engine.ruling(record_id, lang)
     except (NotFound, InvalidRequest):
         return render_template("not_found.html", **_context(record_id=record_id)), 404
-    games = _names(_games())
     related = [_related(engine, rid) for rid in ruling["related"]]
     return render_template("ruling.html", **_context(
-        r=ruling, lang=lang, game_names=games, game_name=games.get(ruling["game"], ruling["game"]),
-        related=[r for r in related if r]))
+        r=ruling, lang=lang, game_name=ruling["game_name"], related=[r for r in related if r]))
 
 
 def _related(engine: Any, record_id: str) -> dict[str, Any] | None:

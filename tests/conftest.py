@@ -1,7 +1,12 @@
 """Shared fixtures: the real model, archive and index, loaded once per test session.
 
 `app` / `client` / `runner` follow flaskr; `live_server` starts the real app under gunicorn on
-a free loopback port for the few tests that need a real HTTP server.
+a free loopback port for the few tests that need a real HTTP server. `fast_app` /
+`fast_client` run the same app over a fake embedder and its tiny index, for plumbing tests
+(shapes, errors, the catalogue) that need no model.
+
+A test that uses a real-model fixture is marked `slow` here, whatever its file says, so
+`make test-fast` (``-m "not slow and not browser"``) selects by what a test really needs.
 """
 from __future__ import annotations
 
@@ -22,6 +27,15 @@ DEV_SET = SHARED / "eval" / "dev.yaml"
 IDS_FILE = SHARED / "eval" / "ids.yaml"
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# The fixtures that load the real model (directly or through the index / engine / server).
+REAL_MODEL_FIXTURES = {"embedder", "index_dir", "engine", "app", "client", "live_server"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if REAL_MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -67,6 +81,39 @@ def app(engine, index_dir):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def fake_embedder():
+    from tests.fakes import FakeEmbedder
+    return FakeEmbedder()
+
+
+@pytest.fixture(scope="session")
+def fake_engine(tmp_path_factory, archive, fake_embedder):
+    """The engine over the real archive, with a fake embedder and its index (no model)."""
+    from indexer.index import build_index
+    from indexer.question import QuestionReader
+    from indexer.search import Searcher
+    from service.engine import Engine, Settings
+    path = tmp_path_factory.mktemp("fake-index") / "index"
+    index, _ = build_index(archive, fake_embedder, path, show_progress=False)
+    searcher = Searcher(archive, index, fake_embedder, reader=QuestionReader(archive))
+    return Engine(Settings(archive_dir=REPO / "rulings", index_dir=path), archive=archive,
+                  searcher=searcher)
+
+
+@pytest.fixture(scope="session")
+def fast_app(fake_engine):
+    from service.app import create_app
+    app = create_app({"TESTING": True})
+    app.extensions["rulings_engine"] = fake_engine
+    return app
+
+
+@pytest.fixture()
+def fast_client(fast_app):
+    return fast_app.test_client()
 
 
 @pytest.fixture()

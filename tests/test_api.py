@@ -1,10 +1,12 @@
-"""The HTTP contract: routes, shapes, and every error status with its exact message."""
+"""The HTTP contract: routes, shapes, and every error status with its exact message.
+
+Answers need the real model (`client`); shapes and errors do not (`fast_client`: the same app
+over a fake embedder), so they also run in `make test-fast`.
+"""
 from __future__ import annotations
 
 import httpx
 import pytest
-
-pytestmark = pytest.mark.slow
 
 RULING_FIELDS = {"id", "game", "kind", "lang", "title", "text", "citation", "cards", "translation", "related"}
 
@@ -42,35 +44,35 @@ def test_declined_answer_still_lists_matches(client):
     assert body["game"] is None
 
 
-def test_ruling_by_id_with_translation(client):
-    body = client.get("/v1/rulings/fh-errata-09?lang=it").get_json()
+def test_ruling_by_id_with_translation(fast_client):
+    body = fast_client.get("/v1/rulings/fh-errata-09?lang=it").get_json()
     assert body["id"] == "fh-errata-09" and body["text"].startswith("Item 225")
     assert body["translation"]["lang"] == "it"
-    assert client.get("/v1/rulings/fh-errata-09").get_json()["translation"] is None
+    assert fast_client.get("/v1/rulings/fh-errata-09").get_json()["translation"] is None
 
 
 @pytest.mark.parametrize("card, first", [
     ("item 225", "fh-errata-09"), ("225", "fh-errata-09"), ("CHILLING BREATH", "fh-errata-04"),
     ("chiling breth", "fh-errata-04"), ("Blinkblade", "fh-errata-13"), ("1451", "fh-errata-10"),
 ])
-def test_errata_by_card(client, card, first):
-    body = client.get("/v1/rulings", query_string={"card": card}).get_json()
+def test_errata_by_card(fast_client, card, first):
+    body = fast_client.get("/v1/rulings", query_string={"card": card}).get_json()
     assert body["results"][0]["id"] == first and body["total"] >= 1
 
 
-def test_rulings_filters_by_game_kind_and_limit(client):
-    body = client.get("/v1/rulings?game=frosthaven&kind=erratum&limit=5").get_json()
+def test_rulings_filters_by_game_kind_and_limit(fast_client):
+    body = fast_client.get("/v1/rulings?game=frosthaven&kind=erratum&limit=5").get_json()
     assert body["total"] == 13 and len(body["results"]) == 5
     assert all(r["kind"] == "erratum" for r in body["results"])
 
 
-def test_games_health_cards(client):
-    games = {g["id"]: g for g in client.get("/v1/games").get_json()["games"]}
+def test_games_health_cards(fast_client):
+    games = {g["id"]: g for g in fast_client.get("/v1/games").get_json()["games"]}
     assert games["frosthaven"]["counts"]["erratum"] == 13 and "FH" in games["frosthaven"]["aliases"]
     assert games["gloomhaven"]["languages"] == ["en", "nl", "da", "it", "de", "es", "fr"]
-    health = client.get("/healthz").get_json()
+    health = fast_client.get("/healthz").get_json()
     assert health["status"] == "ok" and health["records"] == 70 and health["index_built_at"]
-    assert "Item 225" in client.get("/v1/cards").get_json()["cards"]
+    assert "Item 225" in fast_client.get("/v1/cards").get_json()["cards"]
 
 
 KNOWN = "frosthaven, gloomhaven, catan, wingspan"
@@ -113,10 +115,10 @@ BAD = [
 
 @pytest.mark.parametrize("method, url, kwargs, body, status, code, message", BAD,
                          ids=[f"{b[0]} {b[1][:40]} {b[4]}" for b in BAD])
-def test_bad_input_gets_a_json_error(client, method, url, kwargs, body, status, code, message):
+def test_bad_input_gets_a_json_error(fast_client, method, url, kwargs, body, status, code, message):
     if body is not None:
         kwargs = dict(kwargs, json=body)
-    r = getattr(client, method)(url, **kwargs)
+    r = getattr(fast_client, method)(url, **kwargs)
     assert r.status_code == status
     assert r.content_type == "application/json"
     error = r.get_json()["error"]
@@ -127,18 +129,18 @@ def test_bad_input_gets_a_json_error(client, method, url, kwargs, body, status, 
         assert error["message"]
 
 
-def test_openapi_document_is_valid_and_matches_the_routes(app, client):
+def test_openapi_document_is_valid_and_matches_the_routes(fast_app, fast_client):
     from openapi_spec_validator import validate
-    doc = client.get("/openapi.json").get_json()
+    doc = fast_client.get("/openapi.json").get_json()
     validate(doc)
     rules = {(str(rule).replace("<path:record_id>", "{id}").replace("<name>", "{name}"), method.lower())
-             for rule in app.url_map.iter_rules() for method in rule.methods - {"HEAD", "OPTIONS"}}
+             for rule in fast_app.url_map.iter_rules() for method in rule.methods - {"HEAD", "OPTIONS"}}
     for path, ops in doc["paths"].items():
         for method in ops:
             generic = path if not path.startswith("/v1/check/") else "/v1/check/{name}"
             assert (generic, method) in rules, (path, method)
     assert "/v1/check/monster" in doc["paths"] and "/v1/check/damage" in doc["paths"]
-    page = client.get("/docs")
+    page = fast_client.get("/docs")
     assert page.status_code == 200 and b"/v1/ask" in page.data
 
 

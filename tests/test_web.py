@@ -21,8 +21,8 @@ TIMEOUT_MS = 30_000
 
 # -- Flask client ---------------------------------------------------------------------------
 
-def test_index_page(client):
-    res = client.get("/")
+def test_index_page(fast_client):
+    res = fast_client.get("/")
     assert res.status_code == 200
     assert res.mimetype == "text/html"
     page = res.get_data(as_text=True)
@@ -35,8 +35,8 @@ def test_index_page(client):
     assert "script-src 'self'" in res.headers["Content-Security-Policy"]
 
 
-def test_ruling_permalink_is_server_rendered(client):
-    res = client.get("/r/fh-errata-09")
+def test_ruling_permalink_is_server_rendered(fast_client):
+    res = fast_client.get("/r/fh-errata-09")
     assert res.status_code == 200 and res.mimetype == "text/html"
     page = res.get_data(as_text=True)
     assert "<h1 class=\"title\">Item 225 is a one-hand item</h1>" in page
@@ -47,8 +47,8 @@ def test_ruling_permalink_is_server_rendered(client):
     assert "<script" not in page  # the permalink needs no JS
 
 
-def test_ruling_permalink_with_translation_and_related(client):
-    page = client.get("/r/fh-it-1?lang=en").get_data(as_text=True)
+def test_ruling_permalink_with_translation_and_related(fast_client):
+    page = fast_client.get("/r/fh-it-1?lang=en").get_data(as_text=True)
     assert 'class="badge kind-rulebook">Rulebook<' in page
     assert "Original (Italiano)" in page
     assert "Translation (English): unofficial translation; the original is the authority" in page
@@ -56,31 +56,31 @@ def test_ruling_permalink_with_translation_and_related(client):
     assert '<a href="/r/fh-nl-1">' in page  # the same rule in the Dutch edition
 
 
-def test_ruling_permalink_ignores_an_unknown_language(client):
-    res = client.get("/r/fh-it-1?lang=xx")
+def test_ruling_permalink_ignores_an_unknown_language(fast_client):
+    res = fast_client.get("/r/fh-it-1?lang=xx")
     assert res.status_code == 200
     assert "Translation (" not in res.get_data(as_text=True)
 
 
-def test_unknown_ruling_is_an_html_404_with_the_id_escaped(client):
-    res = client.get("/r/<script>alert(1)</script>")
+def test_unknown_ruling_is_an_html_404_with_the_id_escaped(fast_client):
+    res = fast_client.get("/r/<script>alert(1)</script>")
     assert res.status_code == 404 and res.mimetype == "text/html"
     page = res.get_data(as_text=True)
     assert "No such ruling" in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
 
 
-def test_api_stays_json(client):
-    res = client.get("/v1/nope")
+def test_api_stays_json(fast_client):
+    res = fast_client.get("/v1/nope")
     assert res.status_code == 404 and res.is_json
-    assert client.get("/v1/rulings/nope").get_json()["error"]["code"] == "not_found"
+    assert fast_client.get("/v1/rulings/nope").get_json()["error"]["code"] == "not_found"
 
 
 @pytest.mark.parametrize("name, mimetype", [("app.js", "text/javascript"), ("board.js", "text/javascript"),
                                             ("style.css", "text/css"),
                                             ("favicon.svg", "image/svg+xml")])
-def test_static_assets_are_served(client, name, mimetype):
-    res = client.get(f"/assets/{name}")
+def test_static_assets_are_served(fast_client, name, mimetype):
+    res = fast_client.get(f"/assets/{name}")
     assert res.status_code == 200
     assert res.mimetype == mimetype
     assert res.data == (STATIC / name).read_bytes()
@@ -97,8 +97,8 @@ def test_no_external_assets_and_no_inner_html():
     assert len((STATIC / "board.js").read_text().splitlines()) < 300
 
 
-def test_index_page_has_the_monster_board(client):
-    page = client.get("/").get_data(as_text=True)
+def test_index_page_has_the_monster_board(fast_client):
+    page = fast_client.get("/").get_data(as_text=True)
     assert 'id="monster-board"' in page and "Where does the monster go?" in page
     assert re.search(r'data-script="/assets/board\.js\?v=\w+"', page)  # loaded by app.js, content-hashed
     for piece in ("monster", "enemy", "ally", "wall", "obstacle", "trap", "hazardous", "difficult",

@@ -75,6 +75,8 @@ async function load(target, message, fetcher, render) {
 
 // ---- rulings ---------------------------------------------------------------------------------
 
+// Labels (title, kind, citation, language and game names) come ready-made with each ruling
+// from the API (service/presentation.py): the page only renders them.
 const kindLabel = (kind) => kind.charAt(0).toUpperCase() + kind.slice(1);
 const kindClass = (kind) => "badge kind-" + kind.replace(/\s+/g, "-");
 const langName = (code) => LANGS[code] || code;
@@ -84,27 +86,13 @@ function permalink(ruling) {
   return `/r/${encodeURIComponent(ruling.id)}${lang}`;
 }
 
-/** Source · pages (or section) · author · site · date — mirrors citation_parts() in web.py. */
-function citationText(cit) {
-  const pages = cit.pages || [];
-  const where = pages.length ? (pages.length === 1 ? `p. ${pages[0]}` : `pp. ${pages.join(", ")}`) : null;
-  return [cit.source, where, where ? null : cit.section, cit.author, cit.site, cit.date]
-    .filter(Boolean).join(" · ");
-}
-
-/** The title, else "source, pages" (rulebook passages have none) — mirrors ruling_title(). */
-function rulingTitle(r) {
-  if (r.title) return r.title;
-  return citationText(r.citation).split(" · ").slice(0, 2).join(", ") || `Ruling ${r.id}`;
-}
-
-function badge(kind) {
-  return el("span", { class: kindClass(kind) }, kindLabel(kind));
+function badge(r) {
+  return el("span", { class: kindClass(r.kind) }, r.kind_label);
 }
 
 function translationBlock(tr) {
   return el("div", { class: "translation", lang: tr.lang },
-    el("p", { class: "label" }, `Translation (${langName(tr.lang)}): ${tr.label}`),
+    el("p", { class: "label" }, `Translation (${tr.language_name}): ${tr.label}`),
     tr.title && el("p", { class: "tr-title" }, tr.title),
     tr.context && el("p", { class: "context" }, tr.context),
     el("p", {}, tr.text));
@@ -121,28 +109,27 @@ function cardChips(cards) {
 
 /** One ruling as a card: badge, title, original, translation, cards, citation. */
 function renderRuling(r, heading = "h3") {
-  const title = rulingTitle(r);
+  const title = r.display_title;
   return el("article", { class: "ruling", "data-id": r.id },
-    el("div", { class: "meta" }, badge(r.kind), " ",
-      el("span", { class: "game" }, GAMES[r.game] || r.game), " ",
+    el("div", { class: "meta" }, badge(r), " ",
+      el("span", { class: "game" }, r.game_name), " ",
       el("span", { class: "lang", title: "language of the original" }, r.lang.toUpperCase()), " ",
       el("span", { class: "rid" }, r.id)),
     el(heading, { class: "title" }, el("a", { href: permalink(r) }, title)),
     r.context && el("p", { class: "context" },
       el("strong", {}, `${kindLabel((r.context_label || "context").toLowerCase())}:`), " ", r.context),
     el("blockquote", { class: "original", lang: r.lang },
-      el("p", { class: "label" }, `Original (${langName(r.lang)})`), el("p", {}, r.text)),
+      el("p", { class: "label" }, `Original (${r.language_name})`), el("p", {}, r.text)),
     r.translation && translationBlock(r.translation),
     cardChips(r.cards),
-    el("footer", { class: "citation" }, el("span", { class: "label" }, "Source:"), " ", citationText(r.citation)));
+    el("footer", { class: "citation" }, el("span", { class: "label" }, "Source:"), " ", r.citation.label));
 }
 
 /** A line linking to a ruling's permalink (related / nearest rulings). */
 function rulingLink(r) {
   const title = r.translation?.title || r.title || snippet(r.translation?.text || r.text);
-  const where = citationText(r.citation);
-  return el("li", {}, badge(r.kind), " ", el("a", { href: permalink(r) }, title), " ",
-    el("span", { class: "muted" }, `${r.id} · ${where}`));
+  return el("li", {}, badge(r), " ", el("a", { href: permalink(r) }, title), " ",
+    el("span", { class: "muted" }, `${r.id} · ${r.citation.label}`));
 }
 
 const snippet = (text, n = 90) => (text.length > n ? text.slice(0, n - 1).trimEnd() + "…" : text);

@@ -1,0 +1,61 @@
+"""Text normalisation shared by every matcher: folding, and tokens for BM25.
+
+One fold for the whole project (names, questions, card lookups, the bot's suggestions), so a
+name matches the same way wherever it is compared.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+STEMMERS = {"en": "english", "nl": "dutch", "da": "danish", "it": "italian", "de": "german",
+            "es": "spanish", "fr": "french"}
+WORD = re.compile(r"\w+", re.UNICODE)
+_QUOTES = str.maketrans("\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019", "\"\"\"\"\"''")
+
+
+def fold(text: str) -> str:
+    """Lower-case, accents stripped, curly quotes straightened: how names are compared.
+
+    Every character folds to one character or none (never more, except ligatures NFKD splits),
+    so offsets found in a folded text of plain letters carry over to the original.
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_QUOTES)
+
+
+@lru_cache(maxsize=8)
+def _stemmer(lang: str):
+    import Stemmer
+
+    return Stemmer.Stemmer(STEMMERS.get(lang, "english"))
+
+
+@lru_cache(maxsize=8)
+def stopwords(lang: str) -> frozenset[str]:
+    """The folded stop words of a language (bm25s' lists)."""
+    import bm25s.stopwords as sw
+
+    table = {"en": sw.STOPWORDS_EN, "nl": sw.STOPWORDS_DUTCH, "da": sw.STOPWORDS_DANISH,
+             "it": sw.STOPWORDS_ITALIAN, "de": sw.STOPWORDS_GERMAN, "es": sw.STOPWORDS_SPANISH,
+             "fr": sw.STOPWORDS_FRENCH}
+    return frozenset(fold(w) for w in table.get(lang, ()))
+
+
+def tokens_of_folded(folded: str, lang: str) -> list[str]:
+    """Stop-word-free, stemmed tokens of an already folded text; numbers without leading zeros."""
+    stop = stopwords(lang)
+    words = [w for w in WORD.findall(folded) if w not in stop]
+    words = [w.lstrip("0") or "0" if w.isdigit() else w for w in words]
+    return _stemmer(lang).stemWords(words)
+
+
+def tokenize(text: str, lang: str) -> list[str]:
+    """Folded, stop-word-free, stemmed tokens of `text` in `lang`."""
+    return tokens_of_folded(fold(text), lang)
+
+
+def numbers_in(folded: str) -> set[str]:
+    """The numbers a folded text holds, without leading zeros ("item 0225" -> {"225"})."""
+    return {n.lstrip("0") or "0" for n in re.findall(r"\d+", folded)}
