@@ -1,0 +1,39 @@
+"""What the monster check answers: the options the players choose among, and the result."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from checker.base import Step, response
+from checker.hexgrid import Hex
+
+
+@dataclass(frozen=True)
+class Option:
+    """One equally valid choice: where the monster ends its move and whom it attacks."""
+
+    destination: Hex
+    attacks: tuple[Hex, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"destination": list(self.destination), "attacks": [list(h) for h in self.attacks]}
+
+
+@dataclass(frozen=True)
+class MonsterResult:
+    game: str
+    focus: tuple[Hex, ...]
+    options: tuple[Option, ...]
+    explanation: str
+    steps: tuple[Step, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return response(self.game, {
+            "focus": [list(h) for h in self.focus],
+            "options": [o.to_dict() for o in self.options],
+            "explanation": self.explanation}, self.steps)
+
+
+def hex_json(h: Hex) -> list[int]:
+    """A hex as it appears in the response: [column, row]."""
+    return [h[0], h[1]]
