@@ -28,10 +28,6 @@ CHECKS: dict[str, str] = {
     "exhaustion": "checker.exhaustion",
     "monster": "checker.monster",
 }
-# The monster solver declares no RULINGS yet (its request becomes a model with the solver's
-# split into a package); until then its set lives here.
-_MONSTER_RULINGS = frozenset({"gh-da-3", "gh-da-4", "fh-nl-4", "fh-it-4", "fh-clar-02",
-                              *(f"fh-edge-{n:02d}" for n in range(1, 9))})
 
 
 class UnknownCheck(NotFound):
@@ -48,7 +44,7 @@ def check_module(name: str) -> ModuleType:
 @cache
 def check_rulings() -> dict[str, frozenset[str]]:
     """Check name -> the ruling ids it applies, as each check module declares them."""
-    return {name: getattr(check_module(name), "RULINGS", _MONSTER_RULINGS) for name in CHECKS}
+    return {name: check_module(name).RULINGS for name in CHECKS}
 
 
 def checks_for(ruling_id: str) -> list[str]:

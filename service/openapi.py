@@ -35,9 +35,7 @@ class Operation:
     path_params: tuple[tuple[str, str], ...] = ()
     errors: tuple[int, ...] = ()
     example: dict[str, Any] | None = None
-    # For a check whose models are still hand-written JSON Schema.
-    body_schema: dict[str, Any] | None = None
-    response_schema: dict[str, Any] | None = None
+    response_schema: dict[str, Any] | None = None   # for a response with no model
 
 
 BODY_ERRORS = (400, 413, 415, 422)
@@ -65,12 +63,9 @@ def check_operations() -> list[Operation]:
     out = []
     for name in CHECKS:
         module = check_module(name)
-        request, response = getattr(module, "Request", None), getattr(module, "Response", None)
         out.append(Operation(
             "post", f"/v1/check/{name}", f"check{name.title()}", f"Rules checker: {name}",
-            response, body=request, errors=BODY_ERRORS, example=module.EXAMPLE,
-            body_schema=None if request else module.REQUEST_SCHEMA,
-            response_schema=None if response else module.RESPONSE_SCHEMA))
+            module.Response, body=module.Request, errors=BODY_ERRORS, example=module.EXAMPLE))
     return out
 
 
@@ -147,10 +142,8 @@ def openapi_document(game_spellings: list[str]) -> dict[str, Any]:
         params = _parameters(op, schemas)
         if params:
             entry["parameters"] = params
-        body_schema = ({"$ref": REF.format(model=op.body.__name__)} if op.body is not None
-                       else op.body_schema)
-        if body_schema is not None:
-            content: dict[str, Any] = {"schema": body_schema}
+        if op.body is not None:
+            content: dict[str, Any] = {"schema": {"$ref": REF.format(model=op.body.__name__)}}
             if op.example is not None:
                 content["example"] = op.example
             entry["requestBody"] = {"required": True, "content": {"application/json": content}}

@@ -163,3 +163,10 @@ def test_every_ruling_a_check_cites_is_declared_by_it():
         result = check_module(name).run(check_module(name).EXAMPLE)
         assert set(result["rulings"]) <= declared, name
 
+
+
+def test_product_modules_stay_small():
+    for folder in ("indexer", "service", "checker"):
+        for path in (REPO / folder).rglob("*.py"):
+            lines = len(path.read_text().splitlines())
+            assert lines <= 450, f"{path.relative_to(REPO)} has {lines} lines"

@@ -4,7 +4,7 @@ may choose among, its focus, and the rulings applied.
 Board: flat-topped hexes ``[column, row]`` in "odd-q" layout (see checker.hexgrid).
 
 The parts, in the order a solve uses them:
-  - ``request``: the request's fields and the hand-written ``parse()``;
+  - ``request``: the request's model and ``parse()``;
   - ``movement``: board and movement (walking, jump, flying, icy slides, negative hexes);
   - ``attack``: attack hexes, range and line of sight;
   - ``context``: the one value (request, board, mover, attack rules, reachable hexes) every
@@ -20,11 +20,17 @@ from __future__ import annotations
 
 from checker.monster.context import NO_RECORD
 from checker.monster.movement import FLYING_MAY_END_ON_OBSTACLE, Mover
-from checker.monster.request import Enemy, MonsterRequest, parse
-from checker.monster.result import MonsterResult, Option
+from checker.monster.request import Enemy, MonsterRequest, MonsterRequestModel, parse
+from checker.monster.result import MonsterResponse, MonsterResult, Option
 from checker.monster.schema import EXAMPLE, REQUEST_SCHEMA, RESPONSE_SCHEMA
 from checker.monster.solve import compute, run
 
-__all__ = ["EXAMPLE", "FLYING_MAY_END_ON_OBSTACLE", "NO_RECORD", "REQUEST_SCHEMA",
+# The check's models, as the registry and the OpenAPI document read them, and every ruling
+# the solver applies.
+Request, Response = MonsterRequestModel, MonsterResponse
+RULINGS = frozenset({"gh-da-3", "gh-da-4", "fh-nl-4", "fh-it-4", "fh-clar-02",
+                     *(f"fh-edge-{n:02d}" for n in range(1, 9))})
+
+__all__ = ["EXAMPLE", "RULINGS", "Request", "Response", "FLYING_MAY_END_ON_OBSTACLE", "NO_RECORD", "REQUEST_SCHEMA",
            "RESPONSE_SCHEMA", "Enemy", "MonsterRequest", "MonsterResult", "Mover", "Option",
            "compute", "parse", "run"]

@@ -1,25 +1,25 @@
-"""The monster check's request: its fields, the validated value, and the hand-written parser.
+"""The monster check's request: the pydantic model that validates it, and the solver's value.
 
-`parse()` turns the JSON request into a `MonsterRequest`, raising CheckInputError with a
-precise message for anything it refuses (the messages are part of the contract: tests and
-clients match them).
+`parse()` validates the JSON request with `MonsterRequestModel` (the same model gives the
+OpenAPI schema) and returns the `MonsterRequest` the solver reads, raising CheckInputError
+with a precise message for anything it refuses (the messages are part of the contract: tests
+and clients match them). Checks that need the board's size or several figures at once (a hex
+on the map, a figure on a wall, two figures in one hex) run after the fields are valid.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from checker.base import (CheckInputError, check_bool, check_int, check_list, check_object,
-                          check_str, open_request, reject_unknown_fields, shown)
+from typing import Annotated
+
+from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
+
+from checker.base import (Bool, CheckModel, CheckRequest, FieldProblem, Int, Text, label,
+                          parse_request, shown)
 from checker.hexgrid import Hex, are_neighbours
 
-FIELDS = {"game", "map", "monster", "allies", "enemies"}
-MAP_FIELDS = {"width", "height", "walls", "thin_walls", "obstacles", "traps", "hazardous",
-              "difficult", "icy"}
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "icy")
-MONSTER_FIELDS = {"hex", "move", "range", "targets", "jump", "flying", "teleport", "muddled",
-                  "attack"}
-ENEMY_FIELDS = {"hex", "initiative", "name", "summoner"}
 MAX_SIDE = 50
 
 
@@ -55,166 +55,171 @@ class MonsterRequest:
     enemies: tuple[Enemy, ...]
 
 
-def _hex(value: Any, label: str, width: int, height: int) -> Hex:
-    if (not isinstance(value, list) or len(value) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
-        raise CheckInputError(f"{label} must be a hex [column, row] of two integers "
-                              f"(got {shown(value)})")
-    c, r = value
-    if not (0 <= c < width and 0 <= r < height):
-        raise CheckInputError(f"{label} {shown(value)} is not on the {width} x {height} map "
-                              f"(columns 0..{width - 1}, rows 0..{height - 1})")
-    return (c, r)
+def _hex(value: Any) -> Hex:
+    """[column, row]: two integers (JSON's 3.0 counts as 3)."""
+    if isinstance(value, list) and len(value) == 2 and all(
+            not isinstance(v, bool) and (isinstance(v, int)
+                                         or (isinstance(v, float) and v.is_integer()))
+            for v in value):
+        return (int(value[0]), int(value[1]))
+    raise ValueError(f"must be a hex [column, row] of two integers (got {shown(value)})")
 
 
-def _hex_list(value: Any, label: str, width: int, height: int) -> list[Hex]:
-    items = check_list(value, label)
-    return [_hex(v, f"{label}[{i}]", width, height) for i, v in enumerate(items)]
+HexIn = Annotated[Hex, PlainValidator(_hex), WithJsonSchema(
+    {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
+     "description": "[column, row], odd-q offset layout, flat-topped hexes."})]
+Hexes = tuple[HexIn, ...]
+def _thin_wall(value: Any) -> tuple[Hex, Hex]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"must be a pair of hexes [[c, r], [c2, r2]] (got {shown(value)})")
+    try:
+        return _hex(value[0]), _hex(value[1])
+    except ValueError:
+        raise ValueError(f"must be a pair of hexes [[c, r], [c2, r2]] (got {shown(value)})") from None
 
 
-def _require(obj: dict[str, Any], names: tuple[str, ...], where: str) -> None:
-    for name in names:
-        if name not in obj:
-            raise CheckInputError(f"{where}{name} is required")
+ThinWallIn = Annotated[tuple[Hex, Hex], PlainValidator(_thin_wall), WithJsonSchema(
+    {"type": "array", "minItems": 2, "maxItems": 2, "items": {
+        "type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2,
+        "maxItems": 2}})]
 
 
-@dataclass(frozen=True)
-class _Map:
-    width: int
-    height: int
-    walls: frozenset[Hex]
-    thin_walls: frozenset[frozenset[Hex]]
-    terrain: dict[str, frozenset[Hex]]
+class MapIn(CheckModel):
+    """The room: its size, walls and terrain."""
+
+    width: Int = Field(ge=1, le=MAX_SIDE)
+    height: Int = Field(ge=1, le=MAX_SIDE)
+    walls: Hexes = Field(default=(), description="Hexes that are not part of the room (closed "
+                                                 "doors too).")
+    thin_walls: tuple[ThinWallIn, ...] = Field(
+        default=(), description="Wall lines along the edge between two neighbouring hexes.")
+    obstacles: Hexes = ()
+    traps: Hexes = ()
+    hazardous: Hexes = ()
+    difficult: Hexes = ()
+    icy: Hexes = Field(default=(), description="Frosthaven only.")
+
+    def on_map(self, h: Hex, path: tuple[str | int, ...]) -> None:
+        """FieldProblem at `path` unless `h` lies on this map."""
+        if not (0 <= h[0] < self.width and 0 <= h[1] < self.height):
+            raise FieldProblem(path, f"{shown(list(h))} is not on the {self.width} x "
+                               f"{self.height} map (columns 0..{self.width - 1}, rows "
+                               f"0..{self.height - 1})")
+
+    @model_validator(mode="after")
+    def _hexes_on_the_map(self) -> "MapIn":
+        for i, h in enumerate(self.walls):
+            self.on_map(h, ("walls", i))
+        for i, (a, b) in enumerate(self.thin_walls):
+            self.on_map(a, ("thin_walls", i, 0))
+            self.on_map(b, ("thin_walls", i, 1))
+            if not are_neighbours(a, b):
+                raise FieldProblem(("thin_walls", i), f": {shown(list(a))} and {shown(list(b))} "
+                                   "are not neighbours, a thin wall lies only between "
+                                   "neighbouring hexes")
+        for name in TERRAIN:
+            for i, h in enumerate(getattr(self, name)):
+                self.on_map(h, (name, i))
+                if h in self.walls:
+                    raise FieldProblem((name, i), f"{shown(list(h))} is a wall hex")
+        return self
 
 
-def _parse_thin_walls(value: Any, width: int, height: int) -> frozenset[frozenset[Hex]]:
-    thin: set[frozenset[Hex]] = set()
-    for i, pair in enumerate(check_list(value, "'map'.thin_walls")):
-        label = f"'map'.thin_walls[{i}]"
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise CheckInputError(f"{label} must be a pair of hexes [[c, r], [c2, r2]] "
-                                  f"(got {shown(pair)})")
-        a = _hex(pair[0], f"{label}[0]", width, height)
-        b = _hex(pair[1], f"{label}[1]", width, height)
-        if not are_neighbours(a, b):
-            raise CheckInputError(f"{label}: {shown(list(a))} and {shown(list(b))} are not "
-                                  f"neighbours, a thin wall lies only between neighbouring hexes")
-        thin.add(frozenset((a, b)))
-    return frozenset(thin)
+class MonsterIn(CheckModel):
+    """The acting monster and its ability card."""
+
+    hex: HexIn
+    move: Int = Field(ge=0, le=20)
+    range: Int = Field(default=0, ge=0, le=20, description="0 = melee.")
+    targets: Int = Field(default=1, ge=1, le=10)
+    attack: Bool = Field(default=True, description="false: the ability card has movement but "
+                         "no attack; the monster moves as for a melee attack.")
+    jump: Bool = False
+    flying: Bool = False
+    teleport: Bool = Field(default=False, description="Not supported yet: true is refused.",
+                           json_schema_extra={"const": False})
+    muddled: Bool = False
+
+    @model_validator(mode="after")
+    def _no_teleport(self) -> "MonsterIn":
+        if self.teleport:
+            raise FieldProblem(("teleport",), ": teleport is not supported yet")
+        return self
 
 
-def _parse_map(value: Any, game: str) -> _Map:
-    board = check_object(value, "'map'")
-    reject_unknown_fields(board, MAP_FIELDS, "'map'")
-    _require(board, ("width", "height"), "'map'.")
-    width = check_int(board["width"], "'map'.width", minimum=1, maximum=MAX_SIDE)
-    height = check_int(board["height"], "'map'.height", minimum=1, maximum=MAX_SIDE)
-    walls = frozenset(_hex_list(board.get("walls", []), "'map'.walls", width, height))
-    thin = _parse_thin_walls(board.get("thin_walls", []), width, height)
-    terrain: dict[str, frozenset[Hex]] = {}
-    for name in TERRAIN:
-        hexes = _hex_list(board.get(name, []), f"'map'.{name}", width, height)
-        for i, h in enumerate(hexes):
-            if h in walls:
-                raise CheckInputError(f"'map'.{name}[{i}] {shown(list(h))} is a wall hex")
-        terrain[name] = frozenset(hexes)
-    if game == "gloomhaven" and terrain["icy"]:
-        raise CheckInputError("'map'.icy must be empty for gloomhaven: icy terrain is a "
-                              "Frosthaven terrain")
-    return _Map(width, height, walls, thin, terrain)
+class EnemyIn(CheckModel):
+    hex: HexIn
+    initiative: Int = Field(ge=0, le=99)
+    name: Text
+    summoner: Text | None = Field(default=None, description=(
+        "For a summon: the name of the enemy who summoned it (it is focused before them)."))
 
 
-def _parse_monster(value: Any, board: _Map) -> dict[str, Any]:
-    """The monster's fields: hex, move, range, targets and the flags."""
-    monster = check_object(value, "'monster'")
-    reject_unknown_fields(monster, MONSTER_FIELDS, "'monster'")
-    _require(monster, ("hex", "move"), "'monster'.")
-    mhex = _hex(monster["hex"], "'monster'.hex", board.width, board.height)
-    fields: dict[str, Any] = {
-        "hex": mhex,
-        "move": check_int(monster["move"], "'monster'.move", minimum=0, maximum=20),
-        "range": check_int(monster.get("range", 0), "'monster'.range", minimum=0, maximum=20),
-        "targets": check_int(monster.get("targets", 1), "'monster'.targets", minimum=1,
-                             maximum=10)}
-    for name, default in (("jump", False), ("flying", False), ("teleport", False),
-                          ("muddled", False), ("attack", True)):
-        fields[name] = check_bool(monster.get(name, default), f"'monster'.{name}")
-    if fields["teleport"]:
-        raise CheckInputError("'monster'.teleport: teleport is not supported yet")
-    if mhex in board.walls:
-        raise CheckInputError(f"'monster'.hex {shown(list(mhex))} is a wall hex")
-    if mhex in board.terrain["obstacles"] and not fields["flying"]:
-        raise CheckInputError(f"'monster'.hex {shown(list(mhex))} is an obstacle hex "
-                              "(only a flying monster may stand there)")
-    return fields
+class MonsterRequestModel(CheckRequest):
+    """One monster's turn on a board (figures must be on the map, not on walls, one per hex;
+    enemy names unique; a summoner names another enemy)."""
 
+    map: MapIn
+    monster: MonsterIn
+    allies: Hexes = Field(default=(), description="The acting monster's allies.")
+    enemies: tuple[EnemyIn, ...] = ()
 
-class _Placer:
-    """Puts figures on the map: never on a wall, never two in one hex."""
+    @model_validator(mode="after")
+    def _figures_on_the_board(self) -> "MonsterRequestModel":
+        board = self.map
+        if self.game == "gloomhaven" and board.icy:
+            raise FieldProblem(("map", "icy"), "must be empty for gloomhaven: icy terrain is a "
+                               "Frosthaven terrain")
+        mhex = self.monster.hex
+        board.on_map(mhex, ("monster", "hex"))
+        if mhex in board.walls:
+            raise FieldProblem(("monster", "hex"), f"{shown(list(mhex))} is a wall hex")
+        if mhex in board.obstacles and not self.monster.flying:
+            raise FieldProblem(("monster", "hex"), f"{shown(list(mhex))} is an obstacle hex "
+                               "(only a flying monster may stand there)")
+        occupied: dict[Hex, str] = {mhex: "'monster'.hex"}
+        places = [(h, ("allies", i)) for i, h in enumerate(self.allies)]
+        places += [(e.hex, ("enemies", i, "hex")) for i, e in enumerate(self.enemies)]
+        for h, path in places:
+            board.on_map(h, path)
+            if h in board.walls:
+                raise FieldProblem(path, f"{shown(list(h))} is a wall hex")
+            if h in occupied:
+                raise FieldProblem(path, f"{shown(list(h))} is already occupied by "
+                                   f"{occupied[h]}: two figures cannot share a hex")
+            occupied[h] = label(path)
+        self._enemy_names()
+        return self
 
-    def __init__(self, walls: frozenset[Hex], monster_hex: Hex) -> None:
-        self.walls = walls
-        self.occupied: dict[Hex, str] = {monster_hex: "'monster'.hex"}
+    def _enemy_names(self) -> None:
+        names: set[str] = set()
+        for i, e in enumerate(self.enemies):
+            if e.name in names:
+                raise FieldProblem(("enemies", i, "name"), f"{shown(e.name)} is used twice: "
+                                   "enemy names must be unique")
+            names.add(e.name)
+        for i, e in enumerate(self.enemies):
+            if e.summoner is not None and e.summoner not in names:
+                raise FieldProblem(("enemies", i, "summoner"), f"{shown(e.summoner)} names no "
+                                   "enemy")
+            if e.summoner == e.name:
+                raise FieldProblem(("enemies", i, "summoner"), ": an enemy cannot summon itself")
 
-    def place(self, h: Hex, label: str) -> None:
-        if h in self.walls:
-            raise CheckInputError(f"{label} {shown(list(h))} is a wall hex")
-        if h in self.occupied:
-            raise CheckInputError(f"{label} {shown(list(h))} is already occupied by "
-                                  f"{self.occupied[h]}: two figures cannot share a hex")
-        self.occupied[h] = label
-
-
-def _parse_enemy(item: Any, label: str, board: _Map, placer: _Placer,
-                 names: set[str]) -> Enemy:
-    item = check_object(item, label)
-    reject_unknown_fields(item, ENEMY_FIELDS, label)
-    _require(item, ("hex", "initiative", "name"), f"{label}.")
-    h = _hex(item["hex"], f"{label}.hex", board.width, board.height)
-    placer.place(h, f"{label}.hex")
-    initiative = check_int(item["initiative"], f"{label}.initiative", minimum=0, maximum=99)
-    name = check_str(item["name"], f"{label}.name")
-    if name in names:
-        raise CheckInputError(f"{label}.name {shown(name)} is used twice: enemy names must "
-                              "be unique")
-    names.add(name)
-    summoner = item.get("summoner")
-    if summoner is not None:
-        summoner = check_str(summoner, f"{label}.summoner")
-    return Enemy(h, initiative, name, summoner)
-
-
-def _parse_enemies(value: Any, board: _Map, placer: _Placer) -> tuple[Enemy, ...]:
-    names: set[str] = set()
-    enemies = [_parse_enemy(item, f"'enemies'[{i}]", board, placer, names)
-               for i, item in enumerate(check_list(value, "'enemies'"))]
-    for i, e in enumerate(enemies):
-        if e.summoner is not None and e.summoner not in names:
-            raise CheckInputError(f"'enemies'[{i}].summoner {shown(e.summoner)} names no enemy")
-        if e.summoner == e.name:
-            raise CheckInputError(f"'enemies'[{i}].summoner: an enemy cannot summon itself")
-    return tuple(enemies)
+    def solver_request(self) -> "MonsterRequest":
+        """The value the solver reads."""
+        board, m = self.map, self.monster
+        return MonsterRequest(
+            game=self.game, width=board.width, height=board.height,
+            walls=frozenset(board.walls), thin_walls=frozenset(frozenset(p) for p in
+                                                                board.thin_walls),
+            obstacles=frozenset(board.obstacles), traps=frozenset(board.traps),
+            hazardous=frozenset(board.hazardous), difficult=frozenset(board.difficult),
+            icy=frozenset(board.icy), hex=m.hex, move=m.move, range=m.range, targets=m.targets,
+            jump=m.jump, flying=m.flying, muddled=m.muddled, attack=m.attack,
+            allies=frozenset(self.allies),
+            enemies=tuple(Enemy(e.hex, e.initiative, e.name, e.summoner) for e in self.enemies))
 
 
 def parse(payload: Any) -> MonsterRequest:
     """Validate the JSON request (CheckInputError with a precise message)."""
-    payload, game = open_request(payload, FIELDS)
-    for name in ("map", "monster"):
-        if name not in payload:
-            raise CheckInputError(f"'{name}' is required")
-    board = _parse_map(payload["map"], game)
-    monster = _parse_monster(payload["monster"], board)
-    placer = _Placer(board.walls, monster["hex"])
-    allies = _hex_list(payload.get("allies", []), "'allies'", board.width, board.height)
-    for i, h in enumerate(allies):
-        placer.place(h, f"'allies'[{i}]")
-    enemies = _parse_enemies(payload.get("enemies", []), board, placer)
-    t = board.terrain
-    return MonsterRequest(
-        game=game, width=board.width, height=board.height, walls=board.walls,
-        thin_walls=board.thin_walls, obstacles=t["obstacles"], traps=t["traps"],
-        hazardous=t["hazardous"], difficult=t["difficult"], icy=t["icy"],
-        hex=monster["hex"], move=monster["move"], range=monster["range"],
-        targets=monster["targets"], jump=monster["jump"], flying=monster["flying"],
-        muddled=monster["muddled"], attack=monster["attack"], allies=frozenset(allies),
-        enemies=enemies)
+    return parse_request(MonsterRequestModel, payload).solver_request()

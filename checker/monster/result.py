@@ -4,8 +4,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checker.base import Step, response
+from pydantic import BaseModel, ConfigDict, Field
+
+from checker.base import CheckResponse, Step, respond
 from checker.hexgrid import Hex
+
+HexOut = list[int]
+
+
+class OptionOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    destination: HexOut = Field(description="[column, row] where the monster ends its move.")
+    attacks: list[HexOut] = Field(description="The hexes of the figures it attacks.")
+
+
+class MonsterResponse(CheckResponse):
+    focus: list[HexOut] = Field(description="The focus; more than one hex only when the players "
+                                            "choose the focus.")
+    options: list[OptionOut] = Field(description="Every equally valid choice; the players "
+                                                 "choose among them.")
+    explanation: str
 
 
 @dataclass(frozen=True)
@@ -28,7 +46,7 @@ class MonsterResult:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return response(self.game, {
+        return respond(MonsterResponse, self.game, {
             "focus": [list(h) for h in self.focus],
             "options": [o.to_dict() for o in self.options],
             "explanation": self.explanation}, self.steps)

@@ -1,89 +1,14 @@
-"""JSON schemas of the monster check's request and response, and the example request."""
+"""JSON schemas of the monster check's request (from its model) and response, and the example."""
 from __future__ import annotations
 
 from typing import Any
 
-from checker.base import GAME_SCHEMA, response_schema
-from checker.monster.request import MAX_SIDE
+from checker.base import json_schema
+from checker.monster.request import MonsterRequestModel
+from checker.monster.result import MonsterResponse
 
-_HEX = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2,
-        "maxItems": 2, "description": "[column, row], odd-q offset layout, flat-topped hexes."}
-_HEXES = {"type": "array", "items": _HEX}
-
-REQUEST_SCHEMA: dict[str, Any] = {
-    "title": "MonsterRequest",
-    "type": "object",
-    "required": ["game", "map", "monster"],
-    "properties": {
-        "game": GAME_SCHEMA,
-        "map": {
-            "type": "object",
-            "required": ["width", "height"],
-            "properties": {
-                "width": {"type": "integer", "minimum": 1, "maximum": MAX_SIDE},
-                "height": {"type": "integer", "minimum": 1, "maximum": MAX_SIDE},
-                "walls": {**_HEXES, "description": "Hexes that are not part of the room "
-                                                   "(closed doors too)."},
-                "thin_walls": {"type": "array", "items": {"type": "array", "items": _HEX,
-                                                          "minItems": 2, "maxItems": 2},
-                               "description": "Wall lines along the edge between two "
-                                              "neighbouring hexes."},
-                "obstacles": _HEXES, "traps": _HEXES, "hazardous": _HEXES,
-                "difficult": _HEXES,
-                "icy": {**_HEXES, "description": "Frosthaven only."},
-            },
-            "additionalProperties": False,
-        },
-        "monster": {
-            "type": "object",
-            "required": ["hex", "move"],
-            "properties": {
-                "hex": _HEX,
-                "move": {"type": "integer", "minimum": 0, "maximum": 20},
-                "range": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0,
-                          "description": "0 = melee."},
-                "targets": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
-                "attack": {"type": "boolean", "default": True,
-                           "description": "false: the ability card has movement but no "
-                                          "attack; the monster moves as for a melee attack."},
-                "jump": {"type": "boolean", "default": False},
-                "flying": {"type": "boolean", "default": False},
-                "teleport": {"type": "boolean", "default": False,
-                             "description": "Not supported yet: true is refused."},
-                "muddled": {"type": "boolean", "default": False},
-            },
-            "additionalProperties": False,
-        },
-        "allies": {**_HEXES, "description": "The acting monster's allies."},
-        "enemies": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["hex", "initiative", "name"],
-                "properties": {
-                    "hex": _HEX,
-                    "initiative": {"type": "integer", "minimum": 0, "maximum": 99},
-                    "name": {"type": "string", "minLength": 1},
-                    "summoner": {"type": "string", "description": "For a summon: the name of "
-                                 "the enemy who summoned it (it is focused before them)."},
-                },
-                "additionalProperties": False,
-            },
-        },
-    },
-    "additionalProperties": False,
-}
-
-RESPONSE_SCHEMA: dict[str, Any] = response_schema("MonsterResponse", {
-    "focus": {**_HEXES, "description": "The focus; more than one hex only when the players "
-                                       "choose the focus."},
-    "options": {"type": "array", "items": {
-        "type": "object", "required": ["destination", "attacks"],
-        "properties": {"destination": _HEX, "attacks": _HEXES},
-        "additionalProperties": False},
-        "description": "Every equally valid choice; the players choose among them."},
-    "explanation": {"type": "string"},
-}, ["focus", "options", "explanation"])
+REQUEST_SCHEMA: dict[str, Any] = json_schema(MonsterRequestModel)
+RESPONSE_SCHEMA: dict[str, Any] = json_schema(MonsterResponse, "serialization")
 
 EXAMPLE: dict[str, Any] = {
     "game": "frosthaven",
