@@ -139,6 +139,9 @@ class Game(_Strict):
     name: str
     prefix: str = Field(pattern=r"^[a-z0-9]+$")
     aliases: list[str] = []
+    # A question that names no game is about one of these (the service's own games); the
+    # rulings of the others (the FAQ page's examples) answer only questions that name them.
+    implied: bool = False
 
 
 class GamesFile(_Strict):
