@@ -65,7 +65,8 @@ def backend_setting() -> str:
     return value
 
 
-def _int_setting(name: str, default: int, minimum: int) -> int:
+def int_setting(name: str, default: int, minimum: int) -> int:
+    """An integer environment setting, refused in one line when it is not one."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -80,18 +81,18 @@ def _int_setting(name: str, default: int, minimum: int) -> int:
 
 def serving_workers() -> int:
     """``WEB_WORKERS``: gunicorn worker processes; default one per core."""
-    return _int_setting("WEB_WORKERS", os.cpu_count() or 1, 1)
+    return int_setting("WEB_WORKERS", os.cpu_count() or 1, 1)
 
 
 def ort_threads_setting() -> int:
     """``RULINGS_ORT_THREADS``: ONNX Runtime threads per session; default the cores each
     serving worker may use, so the workers together use every core without oversubscribing."""
-    return _int_setting("RULINGS_ORT_THREADS", max(1, (os.cpu_count() or 1) // serving_workers()), 1)
+    return int_setting("RULINGS_ORT_THREADS", max(1, (os.cpu_count() or 1) // serving_workers()), 1)
 
 
 def query_cache_setting() -> int:
     """``RULINGS_QUERY_CACHE``: question embeddings kept per process (0: no cache)."""
-    return _int_setting("RULINGS_QUERY_CACHE", DEFAULT_QUERY_CACHE, 0)
+    return int_setting("RULINGS_QUERY_CACHE", DEFAULT_QUERY_CACHE, 0)
 
 
 # -- the query cache ----------------------------------------------------------------------
