@@ -274,7 +274,11 @@ class OnnxEmbedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        token_ids = [e.ids for e in self._tokenizer.encode_batch(texts, add_special_tokens=True)]
+        # One text (every question) is tokenized on this thread: encode_batch would start the
+        # tokenizers' thread pool, which a serving process should not carry into its fork.
+        encodings = ([self._tokenizer.encode(texts[0])] if len(texts) == 1
+                     else self._tokenizer.encode_batch(texts))
+        token_ids = [e.ids for e in encodings]
         # Batches of similar length waste little on padding (sentence-transformers sorts too).
         order = sorted(range(len(texts)), key=lambda i: -len(token_ids[i]))
         batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
