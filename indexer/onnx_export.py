@@ -97,7 +97,8 @@ def export_fp32(model_dir: Path, target: Path) -> None:
 
 
 def quantise_int8(source: Path, target: Path) -> None:
-    """Dynamic int8 quantisation (``quantize_dynamic``, QInt8 weights) of the fp32 graph."""
+    """Dynamic int8 quantisation (``quantize_dynamic``, QInt8 weights per channel) of the fp32
+    graph."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     tmp = _temp_sibling(target)
@@ -107,7 +108,10 @@ def quantise_int8(source: Path, target: Path) -> None:
     root.setLevel(max(level, logging.ERROR))
     try:
         try:
-            quantize_dynamic(str(source), str(tmp), weight_type=QuantType.QInt8)
+            # Per channel: one scale per output column instead of one per tensor. Measured on
+            # the test sentences, the dev questions and 30 rulings: cosine to torch min 0.989 /
+            # mean 0.996, against 0.980 / 0.987 per tensor.
+            quantize_dynamic(str(source), str(tmp), weight_type=QuantType.QInt8, per_channel=True)
         finally:
             root.setLevel(level)
         _replace_atomically(tmp, target)
@@ -134,7 +138,7 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
         log.info("fp32 export took %.1f s", time.perf_counter() - started)
     if force or not int8.is_file():
         started = time.perf_counter()
-        log.info("quantising to int8 (dynamic, QInt8 weights) into %s", int8)
+        log.info("quantising to int8 (dynamic, QInt8 weights per channel) into %s", int8)
         try:
             quantise_int8(fp32, int8)
         except (OSError, RuntimeError, ValueError) as exc:

@@ -69,11 +69,12 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int | None = None) -
     The app (archive, index, BM25, tokenizer, ONNX session, language models) is loaded once,
     here in the master, and the workers fork from it, sharing its pages copy-on-write.
     Measured with 2 workers after 200 requests (bench.latency.serving_memory, summed
-    proportional set size of master + workers, onnx-int8): loaded before the fork 993 MB,
-    loaded in each worker 1,423 MB (fp32: 1,111 vs 2,113 MB). The model's tokenizer (~280 MB),
-    language models (~200 MB) and ONNX weights (140 / 520 MB) are read-only once loaded, so
-    they stay shared. One-thread ONNX sessions (the default, one worker per core) survive the
-    fork; a session with a thread pool is rebuilt in each worker (indexer.embedder).
+    proportional set size of master + workers): loaded before the fork 993 MB, loaded in each
+    worker 1,423 MB with onnx-int8 (fp32: 1,111 vs 2,113 MB); with the warm-up below as well,
+    770 MB (int8). The tokenizer (~280 MB), the language models (~200 MB) and the ONNX weights
+    (int8 ~140 MB, fp32 ~520 MB) are read-only once loaded, so they stay shared. One-thread ONNX
+    sessions (the default, one worker per core) survive the fork; a session with a thread
+    pool is rebuilt in each worker (indexer.embedder).
     """
     from gunicorn.app.base import BaseApplication
 
