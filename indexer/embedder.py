@@ -289,7 +289,7 @@ class OnnxEmbedder:
         batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
         if show_progress:
             from tqdm.auto import tqdm
-            batches = tqdm(batches, desc="embedding", unit="batch")
+            batches = tqdm(batches, desc="Batches")  # sentence-transformers' own label
         session = self._running_session()
         for rows in batches:
             width = max(len(token_ids[i]) for i in rows)
