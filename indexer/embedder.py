@@ -201,6 +201,7 @@ def _after_fork_in_child() -> None:
         # does not have. Its untouched pages stay shared with the parent.
         embedder._orphaned_sessions.append(embedder._session)
         embedder._session = None
+        embedder._session_lock = threading.Lock()  # a copy held by a parent's thread never opens
 
 
 if hasattr(os, "register_at_fork"):
