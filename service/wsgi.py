@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 
 from flask import Flask
 
@@ -36,6 +37,22 @@ def web_threads() -> int:
     return int_setting("WEB_THREADS", DEFAULT_THREADS, 1)
 
 
+def exit_worker_now(server, worker) -> None:
+    """gunicorn's worker_exit hook: once a worker has stopped serving, end it with os._exit.
+
+    A normal exit runs ONNX Runtime's static destructors, which wait on a condition variable
+    whose waiters are threads of the master that a forked worker does not have: measured here,
+    every worker hung at exit (gdb: pthread_cond_destroy inside onnxruntime, from exit) until
+    the master's 30 s graceful timeout killed it, and a master stopped sooner left it orphaned.
+    """
+    exc = sys.exc_info()[1]  # the SystemExit carrying the worker's status, as gunicorn exits
+    code = exc.code if isinstance(exc, SystemExit) and isinstance(exc.code, int) else int(exc is not None)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def gunicorn_settings(host: str, port: int, workers: int | None = None) -> dict:
     """The gunicorn settings `run_gunicorn` applies."""
     return {
@@ -46,6 +63,7 @@ def gunicorn_settings(host: str, port: int, workers: int | None = None) -> dict:
         "timeout": 60,
         "limit_request_line": LIMIT_REQUEST_LINE,
         "accesslog": os.environ.get("ACCESS_LOG", "-") or None,  # "" = no access log
+        "worker_exit": exit_worker_now,
     }
 
 
