@@ -35,7 +35,7 @@ class Context:
 def make_board(req: MonsterRequest) -> Board:
     """The board with the game's line-of-sight rule."""
     return Board(req.width, req.height, req.walls, req.thin_walls,
-                 los_points="any" if req.game == "frosthaven" else "corners")
+                 los_points="any" if req.game == "frosthaven" else "strict-corners")
 
 
 def make_context(req: MonsterRequest) -> Context:

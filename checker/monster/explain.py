@@ -96,11 +96,13 @@ def attack_rule_steps(ctx: Context) -> list[Step]:
         by_game(ctx.game, ("fh-nl-4", "fh-it-4"), ()),
         ("Range is counted around walls, through obstacles, figures and other terrain; line of "
          "sight is blocked only by walls: a clear line from any part of the attacker's hex to "
-         "any part of the target's hex (sampled: centre, corners and edge midpoints). Closed "
+         "any part of the target's hex, decided exactly (no sampling, no tolerance). Closed "
          "doors are walls; enter them in 'walls'." if fh else
-         "Range is counted around walls; line of sight: a line from any corner of the "
-         "attacker's hex to any corner of the target's hex touching no wall (published "
-         f"Gloomhaven rule, {NO_RECORD}).")
+         "Range is counted around walls. Line of sight, the corner-to-corner rule: a line "
+         "from a corner of the attacker's hex to a corner of the target's hex that touches no "
+         "wall; a corner that touches a wall cannot be used, so a hex all of whose corners "
+         "touch walls sees no other hex, and a line that touches a wall's end point is "
+         f"blocked (exact arithmetic). Published Gloomhaven rule, {NO_RECORD}.")
         + (" A melee attack reaches adjacent hexes not separated by a wall." if melee else "")))
     if not req.attack:
         steps.append(Step("no attack", {"moves_as": "melee"},

@@ -1,0 +1,183 @@
+"""The monster rules of issue 12, each on hand-built boards (at least one per sentence).
+
+Layout as in test_monster.py: flat-topped odd-q hexes [column, row]; odd columns sit half a hex
+lower. Several boards split the room into two corridors with a row of wall hexes, so the paths
+toward each side are easy to follow: on a 3-row board, row 0 and row 2 are corridors and
+row 1 is wall from column 1 on; the monster stands at [0, 1], where both corridors start.
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any, Iterator
+
+import pytest
+from test_monster import GAMES, cited, focus, opts, req
+
+from checker import monster
+from checker.base import CheckInputError
+from checker.hexgrid import Board, corners, neighbours, segments_touch, shared_edge
+from checker.monster import NO_RECORD
+
+
+def enemies(*rows: tuple[list[int], int, str]) -> list[dict[str, Any]]:
+    return [{"hex": h, "initiative": i, "name": n} for h, i, n in rows]
+
+
+def step(result: dict[str, Any], action: str) -> dict[str, Any]:
+    return next(s for s in result["steps"] if s["action"] == action)
+
+
+def toward(result: dict[str, Any]) -> dict[tuple[int, int], set[tuple[int, int]]]:
+    return {tuple(o["destination"]): {tuple(h) for h in o["toward"]} for o in result["options"]}
+
+
+def corridors(width: int, upto: int) -> list[list[int]]:
+    """Row 1 is wall from column 1 to `upto`: two corridors, rows 0 and 2."""
+    return [[c, 1] for c in range(1, upto + 1)]
+
+
+# --- 4. line of sight at corners -----------------------------------------------------------------
+
+def test_a_hex_whose_corners_all_touch_walls_sees_nothing_in_gloomhaven() -> None:
+    # Walls on three alternate neighbours of [3, 3] (N, SE, SW): each of its corners ends a
+    # wall line. By the corner rule it sees no hex; by "any part of the hex" it sees.
+    walls = frozenset({(3, 2), (4, 4), (2, 4)})
+    gh = Board(7, 7, walls, frozenset(), los_points="strict-corners")
+    fh = Board(7, 7, walls, frozenset(), los_points="any")
+    room = [(c, r) for c in range(7) for r in range(7) if (c, r) not in walls | {(3, 3)}]
+    assert not any(gh.sees((3, 3), h) for h in room)
+    assert fh.sees((3, 3), (3, 4)) and fh.sees((3, 3), (3, 6))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_monster_on_such_a_hex_must_step_out_in_gloomhaven(game: str) -> None:
+    r = monster.run(req(game, at=[3, 3], move=2, range=4, enemies=[[3, 6]],
+                        walls=[[3, 2], [4, 4], [2, 4]]))
+    if game == "frosthaven":
+        assert opts(r) == {((3, 3), frozenset({(3, 6)}))}
+    else:
+        assert (3, 3) not in {d for d, _ in opts(r)}
+        assert all(attacks == frozenset({(3, 6)}) for _, attacks in opts(r))
+        assert "corner-to-corner rule" in step(r, "range and line of sight")["note"]
+
+
+def _min_gap_squared(p: tuple[int, int], q: tuple[int, int], points: set) -> Fraction:
+    """The smallest squared distance from segment p-q to any of `points`, exactly."""
+    best = None
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for w in points:
+        t = Fraction((w[0] - p[0]) * dx + (w[1] - p[1]) * dy, dx * dx + dy * dy)
+        t = min(Fraction(1), max(Fraction(0), t))
+        gap = (p[0] + t * dx - w[0]) ** 2 + (p[1] + t * dy - w[1]) ** 2
+        best = gap if best is None or gap < best else best
+    return best
+
+
+def _clear_corner_lines(board: Board, a: tuple[int, int], b: tuple[int, int]) -> list:
+    """Corner-to-corner lines, corners off walls, touching no wall line: computed here with
+    exact parameters (Fractions), independently of the board's own test."""
+    lines = [ln for ls in board._walls_at.values() for ln in ls]
+
+    def touches(p: tuple, q: tuple, u: tuple, v: tuple) -> bool:
+        if p == q:  # two neighbours' shared corner: a point (never inside a wall line)
+            return p in (u, v)
+        rx, ry, sx, sy = q[0] - p[0], q[1] - p[1], v[0] - u[0], v[1] - u[1]
+        den = rx * sy - ry * sx
+        if den == 0:  # parallel: touching only if collinear and overlapping
+            if (u[0] - p[0]) * ry - (u[1] - p[1]) * rx != 0:
+                return False
+            proj = sorted(Fraction((x - p[0]) * rx + (y - p[1]) * ry, rx * rx + ry * ry)
+                          for x, y in (u, v))
+            return proj[0] <= 1 and proj[1] >= 0
+        t = Fraction((u[0] - p[0]) * sy - (u[1] - p[1]) * sx, den)
+        s = Fraction((u[0] - p[0]) * ry - (u[1] - p[1]) * rx, den)
+        return 0 <= t <= 1 and 0 <= s <= 1
+
+    return [(p, q) for p in corners(a) if p not in board._wall_points
+            for q in corners(b) if q not in board._wall_points
+            if not any(touches(p, q, u, v) for u, v in lines)]
+
+
+def test_a_line_a_hair_from_a_wall_corner_is_clear_one_touching_it_is_blocked() -> None:
+    # A 50 x 50 room with three wall hexes. From [0, 13] to [37, 27] exactly one corner line
+    # is clear, and it passes a wall corner at a squared distance under one (scaled) unit, a
+    # hexagon being 160 wide: a tolerance of that order would have blocked it.
+    walls = frozenset({(20, 20), (21, 20), (30, 25)})
+    board = Board(50, 50, walls, frozenset(), los_points="strict-corners")
+    clear = _clear_corner_lines(board, (0, 13), (37, 27))
+    assert len(clear) == 1
+    assert 0 < _min_gap_squared(*clear[0], board._wall_points) < 1
+    assert board.sees((0, 13), (37, 27))
+    # From [18, 21] to [36, 27] no corner line is clear; one of them crosses no wall line and
+    # only touches a wall's end point: that is blocked.
+    assert _clear_corner_lines(board, (18, 21), (36, 27)) == []
+    assert _min_gap_squared((2120, 1720), (4280, 2200), board._wall_points) == 0
+    assert not board.sees((18, 21), (36, 27))
+
+
+def test_v_shaped_wall_piece_blocks_lines_through_its_tip() -> None:
+    # Two thin walls meeting at the north-east corner of [4, 3]: a V. From [2, 6] to [5, 1]
+    # the corner lines that cross neither arm pass exactly through the tip: blocked, and in
+    # Frosthaven every other line crosses an arm.
+    vee = frozenset({frozenset({(4, 3), (4, 2)}), frozenset({(4, 3), (5, 2)})})
+    tip = set(shared_edge((4, 3), (4, 2))) & set(shared_edge((4, 3), (5, 2)))
+    assert tip == {(520, 200)}
+    p, q = (200, 520), (560, 160)  # a corner of [2, 6], a corner of [5, 1]
+    assert (q[0] - p[0]) * (200 - p[1]) - (q[1] - p[1]) * (520 - p[0]) == 0  # through the tip
+    for rule in ("strict-corners", "any"):
+        board = Board(9, 7, frozenset(), vee, los_points=rule)
+        assert not board.sees((2, 6), (5, 1))
+        assert board.sees((2, 6), (6, 1))  # one hex over, the line clears the tip
+
+
+def _random_rooms(seed: int, count: int = 40) -> Iterator[tuple[list, frozenset, frozenset]]:
+    """(room hexes, wall hexes, thin walls) of random 8 x 7 boards."""
+    rnd = random.Random(seed)
+    cells = [(c, r) for c in range(8) for r in range(7)]
+    for _ in range(count):
+        walls = frozenset(rnd.sample(cells, rnd.randint(0, 12)))
+        room = [h for h in cells if h not in walls]
+        thin = set()
+        for _ in range(rnd.randint(0, 5)):
+            a = rnd.choice(room)
+            nbs = [n for n in neighbours(a) if n in room]
+            if nbs:
+                thin.add(frozenset((a, rnd.choice(nbs))))
+        yield room, walls, frozenset(thin)
+
+
+def test_line_of_sight_agrees_with_exact_rational_geometry_on_random_boards() -> None:
+    rnd = random.Random(1)
+    for room, walls, thin in _random_rooms(12):
+        gh = Board(8, 7, walls, thin, los_points="strict-corners")
+        fh = Board(8, 7, walls, thin, los_points="any")
+        for _ in range(12):
+            a, b = rnd.sample(room, 2)
+            # Gloomhaven: exactly the independent corner-by-corner computation.
+            assert gh.sees(a, b) == bool(_clear_corner_lines(gh, a, b))
+            # Frosthaven: a clear corner line is a clear line between the hexes.
+            if gh.sees(a, b):
+                assert fh.sees(a, b)
+            assert fh.sees(a, b) == fh.sees(b, a)
+
+
+def test_frosthaven_sight_line_is_a_real_clear_segment_between_the_two_hexes() -> None:
+    rnd = random.Random(2)
+    for room, walls, thin in _random_rooms(5):
+        board = Board(8, 7, walls, thin, los_points="any")
+        lines = [ln for ls in board._walls_at.values() for ln in ls]
+        for _ in range(12):
+            a, b = rnd.sample(room, 2)
+            line = board.sight_line(a, b)
+            assert (line is not None) == board.sees(a, b)
+            if line is not None:
+                assert not any(segments_touch(line[0], line[1], u, v) for u, v in lines)
+                assert _inside(line[0], a) and _inside(line[1], b)
+
+
+def _inside(p: tuple, h: tuple[int, int]) -> bool:
+    """p lies in the closed hexagon h (exact)."""
+    cs = corners(h)
+    return all((cs[(i + 1) % 6][0] - cs[i][0]) * (p[1] - cs[i][1])
+               - (cs[(i + 1) % 6][1] - cs[i][1]) * (p[0] - cs[i][0]) >= 0 for i in range(6))
