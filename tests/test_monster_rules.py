@@ -37,6 +37,136 @@ def corridors(width: int, upto: int) -> list[list[int]]:
     return [[c, 1] for c in range(1, upto + 1)]
 
 
+# --- 1. destinations the players choose among ------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_heads_for_the_closest_attack_hex_and_gets_as_close_as_it_can(game: str) -> None:
+    # The focus at [8, 1] can be attacked from [7, 0] (7 steps along row 0) or [7, 1] (8 steps,
+    # from either corridor). Allies stand on [2, 0] and [3, 0]: along row 0 the monster can
+    # only end on [1, 0], 6 short of [7, 0]; along row 2 it would end 5 short of [7, 1]. It
+    # heads for the closest attack hex all the same (the earlier solver went down row 2).
+    r = monster.run(req(game, 9, 3, at=[0, 1], move=3, enemies=[[8, 1]],
+                        allies=[[2, 0], [3, 0]], walls=corridors(9, 6)))
+    assert opts(r) == {((1, 0), frozenset())}
+    assert toward(r) == {(1, 0): {(7, 0)}}
+    detail = step(r, "move toward focus")["value"]
+    assert (detail["remaining_movement"], detail["movement_used"]) == (6, 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tied_destinations_are_all_options_even_one_it_cannot_progress_toward(game: str) -> None:
+    # [7, 0] and [6, 2] are both 7 steps away (rows 0 and 2). Allies on [1, 0] and [2, 0]
+    # leave no end hex closer to [7, 0] this turn: staying is that destination's best move.
+    r = monster.run(req(game, 9, 3, at=[0, 1], move=2, enemies=[[7, 1]],
+                        allies=[[1, 0], [2, 0]], walls=corridors(9, 6)))
+    assert opts(r) == {((0, 1), frozenset()), ((1, 2), frozenset())}
+    assert toward(r) == {(0, 1): {(7, 0)}, (1, 2): {(6, 2)}}
+    assert "players choose among them" in step(r, "move toward focus")["note"]
+    # Without the allies both destinations get the same progress: one option each.
+    r = monster.run(req(game, 9, 3, at=[0, 1], move=2, enemies=[[7, 1]],
+                        walls=corridors(9, 6)))
+    assert toward(r) == {(2, 0): {(7, 0)}, (1, 2): {(6, 2)}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_destination_chosen_by_closeness_never_by_progress_this_turn(game: str) -> None:
+    # Same room as the first test with Move 3, but [7, 1] no longer reachable from row 2 (a
+    # wall at [7, 2]): the closest attack hex is [7, 0] and the monster goes for it though
+    # it gets only 1 hex along row 0, while row 2 would let it move its full 3.
+    r = monster.run(req(game, 9, 3, at=[0, 1], move=3, enemies=[[8, 1]],
+                        allies=[[2, 0], [3, 0]], walls=corridors(9, 6) + [[7, 2]]))
+    assert toward(r) == {(1, 0): {(7, 0)}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_jumper_paths_around_obstacles_leaving_a_tied_destination_with_less_progress(
+        game: str) -> None:
+    # An obstacle on [2, 0]: a jumper may pass it but not end on it, so toward [7, 0] it gets
+    # 1 hex ([1, 0]) and toward the tied [6, 2] 2 hexes ([1, 2]): both are options.
+    kw = dict(at=[0, 1], move=2, enemies=[[7, 1]], obstacles=[[2, 0]], walls=corridors(9, 6))
+    jump = monster.run(req(game, 9, 3, jump=True, **kw))
+    assert toward(jump) == {(1, 0): {(7, 0)}, (1, 2): {(6, 2)}}
+    # Obstacles on [1, 0] and [2, 0]: the jumper cannot progress toward [7, 0] at all and
+    # stays for that destination; a walker cannot go that way at all (one destination).
+    kw["obstacles"] = [[1, 0], [2, 0]]
+    jump = monster.run(req(game, 9, 3, jump=True, **kw))
+    assert toward(jump) == {(0, 1): {(7, 0)}, (1, 2): {(6, 2)}}
+    walk = monster.run(req(game, 9, 3, **kw))
+    assert toward(walk) == {(1, 2): {(6, 2)}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_flyer_likewise(game: str) -> None:
+    kw = dict(at=[0, 1], move=2, enemies=[[7, 1]], walls=corridors(9, 6), flying=True)
+    # It may end on obstacles: both destinations get full progress.
+    r = monster.run(req(game, 9, 3, obstacles=[[1, 0], [2, 0]], **kw))
+    assert toward(r) == {(2, 0): {(7, 0)}, (1, 2): {(6, 2)}}
+    # It may not end on figures: no progress toward [7, 0], still an option.
+    r = monster.run(req(game, 9, 3, allies=[[1, 0], [2, 0]], **kw))
+    assert toward(r) == {(0, 1): {(7, 0)}, (1, 2): {(6, 2)}}
+
+
+# --- 3. Gloomhaven's multi-target order ------------------------------------------------------
+
+def test_gloomhaven_ranks_secondary_targets_by_proximity_frosthaven_lets_players_choose() -> None:
+    # F is the focus (proximity 2, initiative 10). "close" (proximity 2) outranks "early"
+    # (proximity 3) in Gloomhaven despite its later initiative; Frosthaven does not rank them.
+    ens = enemies(([3, 1], 10, "F"), ([3, 5], 50, "close"), ([6, 3], 5, "early"))
+    kw = dict(at=[3, 3], move=0, range=3, targets=2, enemies=ens)
+    assert opts(monster.run(req("gloomhaven", **kw))) == {((3, 3), frozenset({(3, 1), (3, 5)}))}
+    assert opts(monster.run(req("frosthaven", **kw))) == {
+        ((3, 3), frozenset({(3, 1), (3, 5)})), ((3, 3), frozenset({(3, 1), (6, 3)}))}
+
+
+def test_gloomhaven_ranks_secondary_targets_by_initiative_when_proximity_ties() -> None:
+    ens = enemies(([3, 1], 10, "F"), ([3, 5], 50, "late"), ([1, 3], 40, "early"))
+    kw = dict(at=[3, 3], move=0, range=3, targets=2, enemies=ens)
+    assert opts(monster.run(req("gloomhaven", **kw))) == {((3, 3), frozenset({(3, 1), (1, 3)}))}
+    assert len(opts(monster.run(req("frosthaven", **kw)))) == 2
+
+
+def test_gloomhaven_picks_targets_by_the_movement_needed_before_their_rank() -> None:
+    # F (focus) can be attacked from where the monster stands. "close" and "late" are both 3
+    # away (proximity); "close" acts first, so it ranks better. But F and "late" can be
+    # attacked together after 1 move ([2, 2]), F and "close" only after going round the
+    # obstacles: the movement needed to attack them comes before their rank.
+    ens = enemies(([3, 0], 10, "F"), ([0, 3], 50, "late"), ([6, 2], 20, "close"))
+    r = monster.run(req("gloomhaven", 7, 7, at=[3, 2], move=3, range=2, targets=2,
+                        enemies=ens, obstacles=[[4, 1], [4, 2], [4, 3]]))
+    assert opts(r) == {((2, 2), frozenset({(3, 0), (0, 3)}))}
+    ranks = {row["name"]: row["proximity"] for row in step(r, "focus candidates")["value"]}
+    assert ranks["close"] == ranks["late"] == 3
+
+
+def test_gloomhaven_moves_farther_to_avoid_disadvantage_against_a_secondary_target() -> None:
+    # Focus F is adjacent. With one move the monster can attack F and "near" (better rank by
+    # proximity) from [6, 1], but "near" would then be adjacent (disadvantage); Gloomhaven
+    # keeps the group it ranked best and moves 2 to [4, 1] to attack both without it.
+    # Frosthaven counts targets, then disadvantage, then movement: F and "far" after 1 move.
+    ens = enemies(([5, 2], 20, "F"), ([6, 0], 21, "near"), ([4, 0], 30, "far"))
+    kw = dict(at=[6, 2], move=3, range=2, targets=2, enemies=ens)
+    gh = monster.run(req("gloomhaven", 7, 6, **kw))
+    assert opts(gh) == {((4, 1), frozenset({(5, 2), (6, 0)}))}
+    assert step(gh, "destination")["value"]["movement_used"] == 2
+    note = step(gh, "additional targets")["note"]
+    assert "multi-target order" in note and NO_RECORD in note
+    assert step(gh, "additional targets")["rulings"] == []
+    fh = monster.run(req("frosthaven", 7, 6, **kw))
+    assert opts(fh) == {((6, 1), frozenset({(5, 2), (4, 0)}))}
+    assert "fh-edge-06" in cited(fh)
+
+
+def test_out_of_reach_gloomhaven_heads_for_its_best_attack_frosthaven_for_the_closest_hex() -> None:
+    # Focus F at [7, 1], a second enemy S at [9, 1]; two targets. Closest attack hexes of F:
+    # [7, 0] and [6, 2] (7 steps); the only hex next to both F and S is [8, 1] (8 steps).
+    ens = enemies(([7, 1], 10, "F"), ([9, 1], 20, "S"))
+    kw = dict(at=[0, 1], move=2, targets=2, enemies=ens, walls=corridors(10, 6))
+    gh = monster.run(req("gloomhaven", 10, 3, **kw))
+    assert toward(gh) == {(2, 0): {(8, 1)}}
+    fh = monster.run(req("frosthaven", 10, 3, **kw))
+    assert toward(fh) == {(2, 0): {(7, 0)}, (1, 2): {(6, 2)}}
+
+
 # --- 4. line of sight at corners -----------------------------------------------------------------
 
 def test_a_hex_whose_corners_all_touch_walls_sees_nothing_in_gloomhaven() -> None:

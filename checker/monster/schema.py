@@ -79,7 +79,13 @@ RESPONSE_SCHEMA: dict[str, Any] = response_schema("MonsterResponse", {
                                        "choose the focus."},
     "options": {"type": "array", "items": {
         "type": "object", "required": ["destination", "attacks"],
-        "properties": {"destination": _HEX, "attacks": _HEXES},
+        "properties": {
+            "destination": {**_HEX, "description": "Where the monster ends its move."},
+            "attacks": _HEXES,
+            "toward": {**_HEXES, "description": "When it cannot attack its focus this turn: "
+                                                "the hex(es) from which it would, that it "
+                                                "moves toward; else empty."},
+            "focus": {**_HEXES, "description": "The focus this option serves."}},
         "additionalProperties": False},
         "description": "Every equally valid choice; the players choose among them."},
     "explanation": {"type": "string"},
