@@ -106,6 +106,30 @@ def test_a_flyer_likewise(game: str) -> None:
     assert toward(r) == {(0, 1): {(7, 0)}, (1, 2): {(6, 2)}}
 
 
+# --- 2. muddled ranged monsters ----------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_muddled_monster_does_not_step_away_from_an_adjacent_focus(game: str) -> None:
+    kw = dict(at=[3, 3], move=2, range=3, enemies=[[3, 2]])
+    assert opts(monster.run(req(game, **kw))) == {
+        (h, frozenset({(3, 2)})) for h in [(2, 4), (3, 4), (4, 4)]}
+    r = monster.run(req(game, muddled=True, **kw))
+    assert opts(r) == {((3, 3), frozenset({(3, 2)}))}
+    assert NO_RECORD in step(r, "disadvantage")["note"]
+    assert step(r, "disadvantage")["rulings"] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_muddled_monster_does_not_step_away_from_an_adjacent_secondary_target(game: str) -> None:
+    # Focus F 3 hexes away, S adjacent: from [2, 3] (1 move) it attacks both without
+    # disadvantage, so it moves there; muddled, it attacks both from where it stands.
+    ens = enemies(([3, 0], 10, "F"), ([4, 3], 20, "S"))
+    kw = dict(at=[3, 3], move=1, range=3, targets=2, enemies=ens)
+    assert opts(monster.run(req(game, **kw))) == {((2, 3), frozenset({(3, 0), (4, 3)}))}
+    assert opts(monster.run(req(game, muddled=True, **kw))) == {
+        ((3, 3), frozenset({(3, 0), (4, 3)}))}
+
+
 # --- 3. Gloomhaven's multi-target order ------------------------------------------------------
 
 def test_gloomhaven_ranks_secondary_targets_by_proximity_frosthaven_lets_players_choose() -> None:

@@ -22,8 +22,8 @@ class AttackRules:
         self.melee = (not req.attack) or req.range == 0
         self.reach = 1 if self.melee else req.range
         self.targets = req.targets if req.attack else 1
-        # A ranged attack on an adjacent enemy has disadvantage, which moving can shed.
-        self.sheds_disadvantage = req.attack and not self.melee
+        # A muddled monster attacks with disadvantage anyway: moving cannot shed it.
+        self.sheds_disadvantage = req.attack and not self.melee and not req.muddled
         self._memo: dict[tuple[Hex, Hex], bool] = {}
 
     def can_attack_from(self, h: Hex, enemy: Enemy) -> bool:

@@ -127,6 +127,7 @@ def closing_steps(ctx: Context, n_options: int) -> list[Step]:
         steps.append(Step("muddled", True, by_game(ctx.game, ("fh-edge-01",), ()),
                           "Muddled gives disadvantage on every attack (published rule, "
                           f"{NO_RECORD}); it is the same from every hex, so it changes neither "
-                          "the destination nor, as focus ignores disadvantage"
+                          "the destination (a muddled ranged monster does not step away from "
+                          "an adjacent target) nor, as focus ignores disadvantage"
                           + (" (fh-edge-01)" if fh else "") + ", the focus."))
     return steps

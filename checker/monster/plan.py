@@ -194,6 +194,11 @@ def _attack_steps(ctx: Context, dests: list[Hex], moved: int, n_extra: int, dis:
 
 
 def _disadvantage_step(ctx: Context, dis: int) -> Step:
+    if ctx.req.muddled:
+        return Step("disadvantage", {"disadvantaged_attacks": dis, "muddled": True}, (),
+                    "Muddled ranged monster: it attacks with disadvantage anyway, so it does "
+                    "not step away from an adjacent target to shed disadvantage (for its focus "
+                    f"or its secondary targets). Published rule, {NO_RECORD}.")
     return Step(
         "disadvantage", {"disadvantaged_attacks": dis},
         by_game(ctx.game, ("fh-edge-01", "fh-nl-3", "fh-it-3"), ()),

@@ -11,7 +11,8 @@ best-ranked targets; only then does it choose, among the hexes from which it att
 group, the one with the fewest disadvantaged attacks, then the least movement (so it will
 move farther to avoid disadvantage against a secondary target).
 
-A ranged attack against an adjacent enemy has disadvantage.
+A ranged attack against an adjacent enemy has disadvantage, unless the monster is muddled: a
+muddled monster attacks with disadvantage anyway, so it never moves to shed it.
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ class Attack:
 
 def disadvantaged(ctx: Context, h: Hex, enemy: Enemy) -> bool:
     """Whether an attack from h on enemy has disadvantage the monster could shed by moving:
-    a ranged attack on an adjacent enemy."""
+    a ranged attack on an adjacent enemy, unless it is muddled (it has disadvantage anyway)."""
     return ctx.attack.sheds_disadvantage and ctx.board.adjacent(h, enemy.hex)
 
 
