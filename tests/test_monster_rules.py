@@ -335,3 +335,83 @@ def _inside(p: tuple, h: tuple[int, int]) -> bool:
     cs = corners(h)
     return all((cs[(i + 1) % 6][0] - cs[i][0]) * (p[1] - cs[i][1])
                - (cs[(i + 1) % 6][1] - cs[i][1]) * (p[0] - cs[i][0]) >= 0 for i in range(6))
+
+
+# --- 5. teleport (fh-clar-04, fh-clar-05) -------------------------------------------------------
+
+WALL_COLUMN = [[3, r] for r in range(6)]  # column 3 is wall but for its last row
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teleport_ignores_walls_figures_and_terrain_on_the_way(game: str) -> None:
+    kw = dict(at=[1, 2], move=3, enemies=[[5, 2]], walls=WALL_COLUMN, obstacles=[[2, 2]],
+              allies=[[4, 2]], traps=[[2, 3]])
+    walk = monster.run(req(game, **kw))
+    assert all(not attacks for _, attacks in opts(walk))  # the long way round the wall
+    r = monster.run(req(game, teleport=True, **kw))
+    assert opts(r) == {((4, 3), frozenset({(5, 2)}))}
+    assert step(r, "movement rules")["value"]["mode"] == "teleport"
+    assert ({"fh-clar-04", "fh-clar-05"} <= cited(r)) == (game == "frosthaven")
+    if game == "gloomhaven":
+        assert NO_RECORD in step(r, "movement rules")["note"]
+        assert step(r, "movement rules")["rulings"] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teleport_counts_hexes_ignoring_walls(game: str) -> None:
+    # [4, 3], next to the enemy, is 3 hexes away in a straight line (about 9 to walk round).
+    kw = dict(at=[1, 2], enemies=[[5, 2]], walls=WALL_COLUMN, allies=[[4, 2]], teleport=True)
+    table = step(monster.run(req(game, move=3, **kw)), "focus candidates")["value"]
+    assert table[0]["movement"] == 3
+    r = monster.run(req(game, move=2, **kw))
+    assert all(not attacks for _, attacks in opts(r))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teleport_still_measures_proximity_around_walls(game: str) -> None:
+    # Both enemies need a teleport of 3; "behind" (initiative 10) is 4 hexes away in a
+    # straight line but 10 around the wall, "open" (initiative 50) 4 either way: proximity
+    # around walls decides before initiative.
+    ens = enemies(([5, 2], 10, "behind"), ([1, 6], 50, "open"))
+    r = monster.run(req(game, at=[1, 2], move=3, enemies=ens, walls=WALL_COLUMN,
+                        teleport=True))
+    assert focus(r) == [(1, 6)]
+    rows = {row["name"]: row for row in step(r, "focus candidates")["value"]}
+    assert rows["behind"]["movement"] == rows["open"]["movement"] == 3
+    assert rows["behind"]["proximity"] > rows["open"]["proximity"] == 4
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teleport_ends_only_where_a_figure_may_stand(game: str) -> None:
+    # Around the enemy: obstacles and one trap ([4, 3]); [4, 2] and [4, 3] are 3 away.
+    kw = dict(at=[1, 2], move=3, enemies=[[5, 2]], traps=[[4, 3]], teleport=True,
+              obstacles=[[5, 1], [4, 2], [6, 2], [6, 3], [5, 3]])
+    r = monster.run(req(game, 8, 7, **kw))
+    assert opts(r) == {((4, 3), frozenset({(5, 2)}))}  # not the obstacle; the trap it must
+    assert step(r, "focus candidates")["value"][0]["negative_hexes"] == 1
+    # A flying teleporter may end on the obstacle and the trap (no negative hex for it).
+    r = monster.run(req(game, 8, 7, flying=True, **kw))
+    assert opts(r) == {((4, 2), frozenset({(5, 2)})), ((4, 3), frozenset({(5, 2)}))}
+    assert step(r, "focus candidates")["value"][0]["negative_hexes"] == 0
+    # Never on a wall nor on a figure: with those on its two closest hexes it cannot attack
+    # this turn and moves toward the others.
+    r = monster.run(req(game, 8, 7, allies=[[4, 3]], walls=[[4, 2]], **{
+        k: v for k, v in kw.items() if k not in ("obstacles", "traps")}))
+    assert all(not attacks and d not in {(4, 2), (4, 3)} for d, attacks in opts(r))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teleport_zero_is_legal(game: str) -> None:
+    r = monster.run(req(game, at=[3, 3], move=0, enemies=[[3, 2], [0, 0]], teleport=True))
+    assert opts(r) == {((3, 3), frozenset({(3, 2)}))}
+    assert ("fh-clar-05" in cited(r)) == (game == "frosthaven")
+    r = monster.run(req(game, at=[3, 3], move=0, enemies=[[0, 0]], teleport=True))
+    assert opts(r) == {((3, 3), frozenset())}
+
+
+def test_teleport_is_no_longer_refused() -> None:
+    from checker import run_check
+
+    for game in GAMES:
+        r = run_check("monster", req(game, at=[3, 3], move=2, teleport=True, enemies=[[0, 0]]))
+        assert r["options"]

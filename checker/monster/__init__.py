@@ -5,16 +5,19 @@ Board: flat-topped hexes ``[column, row]`` in "odd-q" layout (see checker.hexgri
 
 The parts, in the order a solve uses them:
   - ``request``: the request's fields and the hand-written ``parse()``;
-  - ``movement``: board and movement (walking, jump, flying, icy slides, negative hexes);
+  - ``movement``: board and movement (walking, jump, flying, teleport, icy slides, negative
+    hexes);
   - ``attack``: attack hexes, range and line of sight;
   - ``context``: the one value (request, board, mover, attack rules, reachable hexes) every
     other part reads;
   - ``focus``: the focus and its tie-breaks;
+  - ``targets``: whom it attacks from where (multi-target order, disadvantage, muddled);
   - ``plan``: destination and plan for one focus;
   - ``explain``: the steps stating the rules applied, with their citations;
   - ``solve``: ``compute()`` and ``run()``; ``schema``: the JSON schemas and the example.
 A monster with no attack (``"attack": false``) finds focus and moves as for a melee attack and
-attacks nobody (fh-edge-08). Teleport is refused (not supported yet).
+attacks nobody (fh-edge-08). A teleporting monster ignores walls, figures and terrain on the
+way (fh-clar-04, fh-clar-05).
 """
 from __future__ import annotations
 

@@ -3,8 +3,9 @@
 Walking: allies passable, enemies and obstacles not, difficult terrain costs 2, traps and
 hazardous terrain are negative hexes (each one entered counts once); Jump ignores figures and
 terrain until the last hex, which follows the normal rules; Flying ignores figures and terrain
-for the whole move and must end in a hex without a figure. Frosthaven icy terrain slides the
-walker on. A Dijkstra over
+for the whole move and must end in a hex without a figure; Teleport ignores walls, figures and
+terrain, its movement is the number of hexes ignoring walls, and it ends where a figure may
+stand (fh-clar-04, fh-clar-05). Frosthaven icy terrain slides the walker on. A Dijkstra over
 (hex, negative-hex count) states gives, for every hex, the Pareto front of (negative hexes,
 movement points); a search on the reversed moves gives, for one target hex, the best
 (negative hexes, movement points) from every hex to it.
@@ -15,7 +16,7 @@ import heapq
 from collections import deque
 from typing import Iterator
 
-from checker.hexgrid import Board, Hex, step
+from checker.hexgrid import Board, Hex, step, straight_distance
 from checker.monster.request import MonsterRequest
 
 # Published rule, not in the archive: a flying figure may end its move on an obstacle (only a
@@ -32,7 +33,8 @@ class Mover:
         self.req = req
         self.board = board
         self.flying = req.flying
-        self.mode = "flying" if req.flying else "jump" if req.jump else "walk"
+        self.mode = ("teleport" if req.teleport else "flying" if req.flying else
+                     "jump" if req.jump else "walk")
         self.enemy_hexes = frozenset(e.hex for e in req.enemies)
         self.figures = self.enemy_hexes | req.allies  # the monster's own hex is vacated
         self.slides = req.game == "frosthaven" and self.mode == "walk" and bool(req.icy)
@@ -84,10 +86,10 @@ class Mover:
             yield n, cost, neg
 
     def _last_hex(self, origin: Hex, h: Hex) -> Cost:
-        """(negative hexes, extra movement points) of the last hex of a jump or flight: a
-        jump's landing hex counts if negative, and a Gloomhaven jump landing on difficult
-        terrain costs one more (gh-da-3: the last hex follows the normal rules); flying
-        ignores both."""
+        """(negative hexes, extra movement points) of the last hex of a jump, flight or
+        teleport: a jump's and a teleport's landing hex counts if negative; a Gloomhaven jump
+        landing on difficult terrain costs one more (gh-da-3: the last hex follows the normal
+        rules); flying ignores both."""
         if h == origin or self.mode == "flying":
             return 0, 0
         extra = 1 if (self.mode == "jump" and self.req.game == "gloomhaven"
@@ -95,7 +97,9 @@ class Mover:
         return (1 if self.negative(h) else 0), extra
 
     def _free_distances(self, origin: Hex) -> dict[Hex, int]:
-        """Hexes from origin ignoring figures and terrain (walls still block)."""
+        """Hexes from origin ignoring figures and terrain (walls still block; teleport: none)."""
+        if self.mode == "teleport":
+            return {h: straight_distance(origin, h) for h in self.board.room_hexes()}
         dist = {origin: 0}
         queue = deque([origin])
         while queue:

@@ -49,6 +49,7 @@ class MonsterRequest:
     targets: int
     jump: bool
     flying: bool
+    teleport: bool
     muddled: bool
     attack: bool
     allies: frozenset[Hex]
@@ -139,8 +140,6 @@ def _parse_monster(value: Any, board: _Map) -> dict[str, Any]:
     for name, default in (("jump", False), ("flying", False), ("teleport", False),
                           ("muddled", False), ("attack", True)):
         fields[name] = check_bool(monster.get(name, default), f"'monster'.{name}")
-    if fields["teleport"]:
-        raise CheckInputError("'monster'.teleport: teleport is not supported yet")
     if mhex in board.walls:
         raise CheckInputError(f"'monster'.hex {shown(list(mhex))} is a wall hex")
     if mhex in board.terrain["obstacles"] and not fields["flying"]:
@@ -216,5 +215,5 @@ def parse(payload: Any) -> MonsterRequest:
         hazardous=t["hazardous"], difficult=t["difficult"], icy=t["icy"],
         hex=monster["hex"], move=monster["move"], range=monster["range"],
         targets=monster["targets"], jump=monster["jump"], flying=monster["flying"],
-        muddled=monster["muddled"], attack=monster["attack"], allies=frozenset(allies),
-        enemies=enemies)
+        teleport=monster["teleport"], muddled=monster["muddled"], attack=monster["attack"],
+        allies=frozenset(allies), enemies=enemies)

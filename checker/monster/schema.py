@@ -23,7 +23,8 @@ REQUEST_SCHEMA: dict[str, Any] = {
                 "width": {"type": "integer", "minimum": 1, "maximum": MAX_SIDE},
                 "height": {"type": "integer", "minimum": 1, "maximum": MAX_SIDE},
                 "walls": {**_HEXES, "description": "Hexes that are not part of the room "
-                                                   "(closed doors too)."},
+                                                   "(closed doors too). The map's own edge "
+                                                   "is not a wall for line of sight."},
                 "thin_walls": {"type": "array", "items": {"type": "array", "items": _HEX,
                                                           "minItems": 2, "maxItems": 2},
                                "description": "Wall lines along the edge between two "
@@ -49,7 +50,10 @@ REQUEST_SCHEMA: dict[str, Any] = {
                 "jump": {"type": "boolean", "default": False},
                 "flying": {"type": "boolean", "default": False},
                 "teleport": {"type": "boolean", "default": False,
-                             "description": "Not supported yet: true is refused."},
+                             "description": "The move is a teleport: it ignores walls, figures "
+                                            "and terrain, counts hexes ignoring walls, ends "
+                                            "where a figure may stand (with 'flying', on "
+                                            "obstacles too); 'move' 0 is Teleport 0."},
                 "muddled": {"type": "boolean", "default": False},
             },
             "additionalProperties": False,
