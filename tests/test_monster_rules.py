@@ -415,3 +415,23 @@ def test_teleport_is_no_longer_refused() -> None:
     for game in GAMES:
         r = run_check("monster", req(game, at=[3, 3], move=2, teleport=True, enemies=[[0, 0]]))
         assert r["options"]
+
+
+# --- 6. monster with no attack ---------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_attack_focuses_and_moves_as_for_a_melee_attack(game: str) -> None:
+    # Range 3 would stop it 3 hexes short; as melee it walks up to the enemy.
+    r = monster.run(req(game, 9, 1, at=[0, 0], move=6, range=3, attack=False, targets=0,
+                        enemies=[[7, 0]]))
+    assert opts(r) == {((6, 0), frozenset())}
+    assert ("fh-edge-08" in cited(r)) == (game == "frosthaven")
+
+
+@pytest.mark.parametrize("targets", [0, 1, 4, 10])
+def test_no_attack_accepts_any_targets(targets: int) -> None:
+    r = monster.run(req("frosthaven", at=[3, 3], move=2, attack=False, targets=targets,
+                        enemies=[[3, 0]]))
+    assert opts(r) == {((3, 1), frozenset())}
+    with pytest.raises(CheckInputError, match=r"targets must be at least 1 \(got 0\)"):
+        monster.run(req("frosthaven", at=[3, 3], move=2, targets=0, enemies=[[3, 0]]))

@@ -131,12 +131,14 @@ def _parse_monster(value: Any, board: _Map) -> dict[str, Any]:
     reject_unknown_fields(monster, MONSTER_FIELDS, "'monster'")
     _require(monster, ("hex", "move"), "'monster'.")
     mhex = _hex(monster["hex"], "'monster'.hex", board.width, board.height)
+    # A monster without an attack has no targets to count: any number is accepted, 0 too.
+    no_attack = monster.get("attack", True) is False
     fields: dict[str, Any] = {
         "hex": mhex,
         "move": check_int(monster["move"], "'monster'.move", minimum=0, maximum=20),
         "range": check_int(monster.get("range", 0), "'monster'.range", minimum=0, maximum=20),
-        "targets": check_int(monster.get("targets", 1), "'monster'.targets", minimum=1,
-                             maximum=10)}
+        "targets": check_int(monster.get("targets", 1), "'monster'.targets",
+                             minimum=0 if no_attack else 1, maximum=10)}
     for name, default in (("jump", False), ("flying", False), ("teleport", False),
                           ("muddled", False), ("attack", True)):
         fields[name] = check_bool(monster.get(name, default), f"'monster'.{name}")

@@ -43,7 +43,9 @@ REQUEST_SCHEMA: dict[str, Any] = {
                 "move": {"type": "integer", "minimum": 0, "maximum": 20},
                 "range": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0,
                           "description": "0 = melee."},
-                "targets": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
+                "targets": {"type": "integer", "minimum": 0, "maximum": 10, "default": 1,
+                            "description": "At least 1 for a monster that attacks; any "
+                                           "number (0 too) when 'attack' is false."},
                 "attack": {"type": "boolean", "default": True,
                            "description": "false: the ability card has movement but no "
                                           "attack; the monster moves as for a melee attack."},
@@ -57,6 +59,9 @@ REQUEST_SCHEMA: dict[str, Any] = {
                 "muddled": {"type": "boolean", "default": False},
             },
             "additionalProperties": False,
+            # targets may be 0 only for a monster without an attack
+            "if": {"properties": {"attack": {"const": False}}, "required": ["attack"]},
+            "else": {"properties": {"targets": {"minimum": 1}}},
         },
         "allies": {**_HEXES, "description": "The acting monster's allies."},
         "enemies": {
