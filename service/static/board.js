@@ -12,6 +12,10 @@ const TERRAIN = { wall: "walls", obstacle: "obstacles", trap: "traps", hazardous
 const GLYPH = { obstacle: "O", trap: "T", hazardous: "H", difficult: "D", icy: "I" };
 const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+// One colour per option (cycled), so that each option's lines read apart on the board. The
+// page's stylesheet has no rules for these overlay elements: they carry their own attributes.
+const OPTION_COLOURS = ["#1f7a45", "#7b3fa0", "#c25b00", "#1d5fa8", "#a3285a", "#3d7d8a", "#8a6d00", "#444"];
+const optionColour = (i) => OPTION_COLOURS[i % OPTION_COLOURS.length];
 
 const key = (c, r) => `${c},${r}`;
 const hexOf = (k) => k.split(",").map(Number);
@@ -52,6 +56,7 @@ export function initBoard({ el, api, load, renderSteps }) {
     figures: new Map(), // "c,r" -> {kind: "monster" | "enemy" | "ally", name?, initiative?}
     cursor: "0,0", // the hex that takes the Tab stop (roving tabindex)
     result: null, // the last answer, drawn on the board until the board changes
+    selected: 0, // the option drawn in full when the players choose (index into result.options)
     version: 0, // bumped by every edit: an answer for an older board is not drawn
   };
 
@@ -91,12 +96,13 @@ export function initBoard({ el, api, load, renderSteps }) {
     resultEl.replaceChildren();
   }
 
-  /** Per hex: is it a focus, the destination(s) of which options, is it attacked. */
+  /** Per hex: is it a focus, the destination(s) of which options, is it attacked (by any
+   * option, by the option shown), is it a hex the option shown moves toward. */
   function marks() {
     const out = new Map();
     const mark = (h) => {
       const k = key(...h);
-      if (!out.has(k)) out.set(k, { focus: false, dest: [], attacked: false });
+      if (!out.has(k)) out.set(k, { focus: false, dest: [], attacked: false, chosen: false, hit: false, toward: false });
       return out.get(k);
     };
     if (!state.result) return out;
@@ -105,6 +111,12 @@ export function initBoard({ el, api, load, renderSteps }) {
       mark(o.destination).dest.push(i + 1);
       o.attacks.forEach((h) => { mark(h).attacked = true; });
     });
+    const shown = state.result.options[state.selected];
+    if (shown) {
+      mark(shown.destination).chosen = true;
+      shown.attacks.forEach((h) => { mark(h).hit = true; });
+      (shown.toward || []).forEach((h) => { mark(h).toward = true; });
+    }
     return out;
   }
 
@@ -115,6 +127,8 @@ export function initBoard({ el, api, load, renderSteps }) {
     if (mark?.focus) parts.push("focus");
     if (mark?.dest.length) parts.push(`destination ${mark.dest.join(" or ")}`);
     if (mark?.attacked) parts.push("attacked");
+    if (several() && mark?.chosen) parts.push(`option ${state.selected + 1} shown`);
+    if (mark?.toward) parts.push("moved toward");
     return `hex ${k}: ${parts.filter(Boolean).join(", ") || "empty"}`;
   }
 
@@ -128,21 +142,56 @@ export function initBoard({ el, api, load, renderSteps }) {
       role: "button", "aria-label": describe(k, mark) }, svg("polygon", { class: "cell", points: corners(c, r) }));
     if (GLYPH[terrain]) g.append(svg("text", { class: "glyph", x, y: y - ROW * 0.3 }, GLYPH[terrain]));
     if (mark?.attacked) g.append(svg("polygon", { class: "target", points: corners(c, r, 0.78) }));
+    if (mark?.hit && several()) {
+      g.append(svg("polygon", { class: "target-shown", points: corners(c, r, 0.64), fill: "none",
+        stroke: optionColour(state.selected), "stroke-width": 2.5, "pointer-events": "none" }));
+    }
+    if (mark?.toward) {
+      g.append(svg("polygon", { class: "toward", points: corners(c, r, 0.3), fill: optionColour(state.selected),
+        "pointer-events": "none" }));
+    }
     if (fig) {
       const label = fig.kind === "enemy" ? fig.name : fig.kind === "monster" ? "M" : "a";
       g.append(svg("circle", { class: `fig ${fig.kind}`, cx: x, cy: y, r: SIZE * 0.48 }),
         svg("text", { class: "fig-label", x, y }, label));
     }
     if (mark?.dest.length) {
-      const several = state.result.options.length > 1;
-      g.append(svg("circle", { class: "dest", cx: x, cy: y, r: SIZE * 0.66 }));
+      g.append(svg("circle", { class: mark.chosen && several() ? "dest shown" : "dest", cx: x, cy: y, r: SIZE * 0.66 }));
       const [dx, dy] = fig ? [SIZE * 0.55, ROW * 0.32] : [0, 0]; // beside the figure, else inside the ring
-      if (several) g.append(svg("text", { class: "dest-label", x: x + dx, y: y + dy }, mark.dest.join("/")));
+      if (several()) g.append(svg("text", { class: "dest-label", x: x + dx, y: y + dy }, mark.dest.join("/")));
     }
     return g;
   }
 
   const hexElement = (k) => boardEl.querySelector(`[data-hex="${k}"]`);
+  const several = () => (state.result?.options.length || 0) > 1;
+
+  /** Lines over the board: for every option, from its destination to each hex it attacks, in
+   * its own colour (the option shown bold, the others thin and dashed); for the option shown,
+   * the move from the monster's hex and, when it cannot attack yet, the hex it heads for. */
+  function overlay() {
+    const layer = svg("g", { class: "option-lines", "aria-hidden": "true", "pointer-events": "none" });
+    if (!state.result) return layer;
+    const line = (from, to, attrs) => {
+      const [x1, y1] = centre(...from);
+      const [x2, y2] = centre(...to);
+      layer.append(svg("line", { x1, y1, x2, y2, "stroke-linecap": "round", ...attrs }));
+    };
+    const [monster] = figuresOf("monster");
+    state.result.options.forEach((o, i) => {
+      const shown = i === state.selected;
+      const paint = { stroke: optionColour(i), "stroke-width": shown ? 2.5 : 1.2, opacity: shown ? 1 : 0.55,
+        "stroke-dasharray": shown ? null : "3 2", "data-option": i + 1 };
+      o.attacks.forEach((h) => line(o.destination, h, { class: "attack-line", ...paint }));
+      if (!shown) return;
+      if (monster && key(...o.destination) !== monster[0]) {
+        line(hexOf(monster[0]), o.destination, { class: "move-line", ...paint, "stroke-dasharray": "6 3" });
+      }
+      (o.toward || []).forEach((h) => line(o.destination, h, { class: "toward-line", ...paint,
+        "stroke-dasharray": "1 3", "stroke-width": 2 }));
+    });
+    return layer;
+  }
 
   /** Redraw the board (and the enemy list), keeping the keyboard focus on the same hex. */
   function draw() {
@@ -152,6 +201,7 @@ export function initBoard({ el, api, load, renderSteps }) {
     const root = svg("svg", { class: "hexes", role: "group", "aria-label": `Board, ${w} columns by ${h} rows`,
       viewBox: `0 0 ${SIZE * (1.5 * w + 0.5)} ${(ROW * (h + 0.5)).toFixed(2)}` });
     for (let c = 0; c < w; c += 1) for (let r = 0; r < h; r += 1) root.append(hexNode(c, r, all.get(key(c, r))));
+    root.append(overlay());
     boardEl.replaceChildren(root);
     if (hadFocus) hexElement(state.cursor)?.focus();
     drawEnemies();
@@ -217,7 +267,8 @@ export function initBoard({ el, api, load, renderSteps }) {
     return {
       game: form.game.value, map,
       monster: { hex: hexOf(monster[0]), move: int("move"), range: int("range"), targets: int("targets"),
-        attack: form.attack.checked, jump: form.jump.checked, flying: form.flying.checked, muddled: form.muddled.checked },
+        attack: form.attack.checked, jump: form.jump.checked, flying: form.flying.checked,
+        teleport: form.teleport.checked, muddled: form.muddled.checked },
       allies: figuresOf("ally").map(([k]) => hexOf(k)),
       enemies: figuresOf("enemy").map(([k, f]) => ({ hex: hexOf(k), name: f.name,
         initiative: f.initiative === "" ? null : Number(f.initiative) })),
@@ -226,19 +277,50 @@ export function initBoard({ el, api, load, renderSteps }) {
 
   const hexText = (h) => `${h[0]},${h[1]}`;
 
+  /** "Option 2: move to hex 4,3, attack hex 5,2" (or "Move to hex …" for the only one). */
+  function optionText(o, i) {
+    const toward = o.toward?.length ? ` (toward hex ${o.toward.map(hexText).join(" or ")})` : "";
+    return (several() ? `Option ${i + 1}: move to hex ` : "Move to hex ") + hexText(o.destination)
+      + (o.attacks.length ? `, attack hex ${o.attacks.map(hexText).join(" and ")}` : `, no attack${toward}`);
+  }
+
+  /** Show option i on the board, and say so in the list and the stepper. */
+  function select(i, answer) {
+    const n = state.result.options.length;
+    state.selected = (i + n) % n;
+    draw();
+    answer.querySelectorAll("button.option").forEach((b, j) => b.setAttribute("aria-pressed", String(j === state.selected)));
+    const status = answer.querySelector(".option-status");
+    if (status) status.textContent = `Option ${state.selected + 1} of ${n} is drawn on the board.`;
+  }
+
   function renderResult(res, version) {
     if (version !== state.version) return el("p", { class: "hint" }, "The board changed: press Solve again.");
     state.result = res;
+    state.selected = 0;
     draw();
-    const several = res.options.length > 1;
-    return el("div", { class: "monster-answer" },
+    if (!several()) {
+      return el("div", { class: "monster-answer" },
+        el("p", { class: "verdict" }, res.explanation),
+        el("ul", { class: "options" }, res.options.map((o, i) => el("li", {}, optionText(o, i)))),
+        el("p", { class: "label" }, "How the rules decide it:"),
+        renderSteps(res.steps));
+    }
+    const answer = el("div", { class: "monster-answer" });
+    const items = res.options.map((o, i) => el("li", {}, el("button", { type: "button", class: "option chip",
+      "aria-pressed": String(i === 0), onclick: () => select(i, answer) }, optionText(o, i))));
+    answer.append(
       el("p", { class: "verdict" }, res.explanation),
-      several && el("p", { class: "hint" }, "These options are equally valid: the players choose."),
-      el("ul", { class: "options" }, res.options.map((o, i) => el("li", {},
-        several ? `Option ${i + 1}: move to hex ` : "Move to hex ", hexText(o.destination),
-        o.attacks.length ? `, attack hex ${o.attacks.map(hexText).join(" and ")}` : ", no attack"))),
+      el("p", { class: "hint" }, "These options are equally valid: the players choose. Each has its own colour "
+        + "on the board; pick one below, or step through them, to draw it in full."),
+      el("div", { class: "buttons option-stepper" },
+        el("button", { type: "button", class: "secondary", onclick: () => select(state.selected - 1, answer) }, "Previous option"),
+        el("button", { type: "button", class: "secondary", onclick: () => select(state.selected + 1, answer) }, "Next option"),
+        el("span", { class: "option-status status", "aria-live": "polite" }, `Option 1 of ${res.options.length} is drawn on the board.`)),
+      el("ul", { class: "options" }, items),
       el("p", { class: "label" }, "How the rules decide it:"),
       renderSteps(res.steps));
+    return answer;
   }
 
   boardEl.addEventListener("click", (event) => {
