@@ -2,6 +2,7 @@
 // monster goes, and draw the answer on the board. Flat-topped hexes in "odd-q" layout: odd
 // columns sit half a hex lower. app.js imports this module and passes its DOM and API helpers;
 // strings from the API reach the page as text only (el() / textContent), never as markup.
+import { answerView, optionColour, optionLines } from "./board-answer.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SIZE = 20; // hex radius, in SVG units
@@ -12,10 +13,6 @@ const TERRAIN = { wall: "walls", obstacle: "obstacles", trap: "traps", hazardous
 const GLYPH = { obstacle: "O", trap: "T", hazardous: "H", difficult: "D", icy: "I" };
 const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-// One colour per option (cycled), so that each option's lines read apart on the board. The
-// page's stylesheet has no rules for these overlay elements: they carry their own attributes.
-const OPTION_COLOURS = ["#1f7a45", "#7b3fa0", "#c25b00", "#1d5fa8", "#a3285a", "#3d7d8a", "#8a6d00", "#444"];
-const optionColour = (i) => OPTION_COLOURS[i % OPTION_COLOURS.length];
 
 const key = (c, r) => `${c},${r}`;
 const hexOf = (k) => k.split(",").map(Number);
@@ -166,33 +163,6 @@ export function initBoard({ el, api, load, renderSteps }) {
   const hexElement = (k) => boardEl.querySelector(`[data-hex="${k}"]`);
   const several = () => (state.result?.options.length || 0) > 1;
 
-  /** Lines over the board: for every option, from its destination to each hex it attacks, in
-   * its own colour (the option shown bold, the others thin and dashed); for the option shown,
-   * the move from the monster's hex and, when it cannot attack yet, the hex it heads for. */
-  function overlay() {
-    const layer = svg("g", { class: "option-lines", "aria-hidden": "true", "pointer-events": "none" });
-    if (!state.result) return layer;
-    const line = (from, to, attrs) => {
-      const [x1, y1] = centre(...from);
-      const [x2, y2] = centre(...to);
-      layer.append(svg("line", { x1, y1, x2, y2, "stroke-linecap": "round", ...attrs }));
-    };
-    const [monster] = figuresOf("monster");
-    state.result.options.forEach((o, i) => {
-      const shown = i === state.selected;
-      const paint = { stroke: optionColour(i), "stroke-width": shown ? 2.5 : 1.2, opacity: shown ? 1 : 0.55,
-        "stroke-dasharray": shown ? null : "3 2", "data-option": i + 1 };
-      o.attacks.forEach((h) => line(o.destination, h, { class: "attack-line", ...paint }));
-      if (!shown) return;
-      if (monster && key(...o.destination) !== monster[0]) {
-        line(hexOf(monster[0]), o.destination, { class: "move-line", ...paint, "stroke-dasharray": "6 3" });
-      }
-      (o.toward || []).forEach((h) => line(o.destination, h, { class: "toward-line", ...paint,
-        "stroke-dasharray": "1 3", "stroke-width": 2 }));
-    });
-    return layer;
-  }
-
   /** Redraw the board (and the enemy list), keeping the keyboard focus on the same hex. */
   function draw() {
     const { width: w, height: h } = state;
@@ -201,7 +171,10 @@ export function initBoard({ el, api, load, renderSteps }) {
     const root = svg("svg", { class: "hexes", role: "group", "aria-label": `Board, ${w} columns by ${h} rows`,
       viewBox: `0 0 ${SIZE * (1.5 * w + 0.5)} ${(ROW * (h + 0.5)).toFixed(2)}` });
     for (let c = 0; c < w; c += 1) for (let r = 0; r < h; r += 1) root.append(hexNode(c, r, all.get(key(c, r))));
-    root.append(overlay());
+    if (state.result) {
+      const [monster] = figuresOf("monster");
+      root.append(optionLines({ svg, centre }, state.result.options, state.selected, monster && hexOf(monster[0])));
+    }
     boardEl.replaceChildren(root);
     if (hadFocus) hexElement(state.cursor)?.focus();
     drawEnemies();
@@ -275,52 +248,12 @@ export function initBoard({ el, api, load, renderSteps }) {
     };
   }
 
-  const hexText = (h) => `${h[0]},${h[1]}`;
-
-  /** "Option 2: move to hex 4,3, attack hex 5,2" (or "Move to hex …" for the only one). */
-  function optionText(o, i) {
-    const toward = o.toward?.length ? ` (toward hex ${o.toward.map(hexText).join(" or ")})` : "";
-    return (several() ? `Option ${i + 1}: move to hex ` : "Move to hex ") + hexText(o.destination)
-      + (o.attacks.length ? `, attack hex ${o.attacks.map(hexText).join(" and ")}` : `, no attack${toward}`);
-  }
-
-  /** Show option i on the board, and say so in the list and the stepper. */
-  function select(i, answer) {
-    const n = state.result.options.length;
-    state.selected = (i + n) % n;
-    draw();
-    answer.querySelectorAll("button.option").forEach((b, j) => b.setAttribute("aria-pressed", String(j === state.selected)));
-    const status = answer.querySelector(".option-status");
-    if (status) status.textContent = `Option ${state.selected + 1} of ${n} is drawn on the board.`;
-  }
-
   function renderResult(res, version) {
     if (version !== state.version) return el("p", { class: "hint" }, "The board changed: press Solve again.");
     state.result = res;
     state.selected = 0;
     draw();
-    if (!several()) {
-      return el("div", { class: "monster-answer" },
-        el("p", { class: "verdict" }, res.explanation),
-        el("ul", { class: "options" }, res.options.map((o, i) => el("li", {}, optionText(o, i)))),
-        el("p", { class: "label" }, "How the rules decide it:"),
-        renderSteps(res.steps));
-    }
-    const answer = el("div", { class: "monster-answer" });
-    const items = res.options.map((o, i) => el("li", {}, el("button", { type: "button", class: "option chip",
-      "aria-pressed": String(i === 0), onclick: () => select(i, answer) }, optionText(o, i))));
-    answer.append(
-      el("p", { class: "verdict" }, res.explanation),
-      el("p", { class: "hint" }, "These options are equally valid: the players choose. Each has its own colour "
-        + "on the board; pick one below, or step through them, to draw it in full."),
-      el("div", { class: "buttons option-stepper" },
-        el("button", { type: "button", class: "secondary", onclick: () => select(state.selected - 1, answer) }, "Previous option"),
-        el("button", { type: "button", class: "secondary", onclick: () => select(state.selected + 1, answer) }, "Next option"),
-        el("span", { class: "option-status status", "aria-live": "polite" }, `Option 1 of ${res.options.length} is drawn on the board.`)),
-      el("ul", { class: "options" }, items),
-      el("p", { class: "label" }, "How the rules decide it:"),
-      renderSteps(res.steps));
-    return answer;
+    return answerView({ el, renderSteps }, res, (i) => { state.selected = i; draw(); });
   }
 
   boardEl.addEventListener("click", (event) => {
