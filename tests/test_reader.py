@@ -4,9 +4,12 @@ questions that ask for no computation (which must read as None)."""
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,19 +46,21 @@ def adv(mode: str, *cards: tuple[str, ...], attack: int | None = None) -> dict[s
     return out
 
 
+def figure(name: str, kind: str, **fields: Any) -> dict[str, Any]:
+    """An expected entry of 'figures' (fields given as None are left out)."""
+    return {"name": name, "type": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
 def ch(name: str, initiative: int, second: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name, "type": "character", "initiative": initiative}
-    if second is not None:
-        out["second"] = second
-    return out
+    return figure(name, "character", initiative=initiative, second=second)
 
 
 def mo(name: str, initiative: int) -> dict[str, Any]:
-    return {"name": name, "type": "monster", "initiative": initiative}
+    return figure(name, "monster", initiative=initiative)
 
 
 def su(name: str, summoner: str) -> dict[str, Any]:
-    return {"name": name, "type": "summon", "summoner": summoner}
+    return figure(name, "summon", summoner=summoner)
 
 
 def ini(*figures: dict[str, Any]) -> dict[str, Any]:
@@ -548,6 +553,69 @@ MISSING = [
 ]
 
 
+# Written after the reader was done and measured on it before any fix (31 of 35 right; the
+# four misses were fixed and stay here): (lang, game, question, (check, result) / missing / None)
+HELD_BACK = [
+    ("en", FH, "The Lurker Soldier attacks me for 5; it draws a +1. I've got Shield 2. How much "
+     "do I take?", ("damage", 4)),
+    ("en", FH, "Brittle and shield 1 vs an attack of 3 with a rolling +1 and a -1, damage?",
+     ("damage", 4)),
+    ("en", None, "How much damage do I take from attack 5 if I have Ward and lose a card?",
+     ("damage", 0)),
+    ("en", FH, "Quick one: atk 8, I pulled a x2 and I have 3 hp left. dmg?", ("damage", 3)),
+    ("en", GH, "what's the damage of attack 2 with a +2 against shield 1?", ("damage", 3)),
+    ("de", FH, "Monster hat Angriff 4, ich habe Schild 1 und bin Brittle, gezogen wurde +0. Wie "
+     "viel Schaden?", ("damage", 6)),
+    ("it", FH, "mi attaccano per 6, ho scudo 3: quanti danni mi fanno?", ("damage", 3)),
+    ("es", FH, "Si me atacan con 3 y sale un x2, con Escudo 1, ¿cuánto daño recibo?",
+     ("damage", 5)),
+    ("fr", FH, "Un monstre attaque 5 contre mon Bouclier 2 et Ward, combien je prends ?",
+     ("damage", 1)),
+    ("nl", FH, "aanval 7 tegen mijn schild 2, ik trek een -1: hoeveel schade krijg ik?",
+     ("damage", 4)),
+    ("da", FH, "et monster angriber med 4 og trækker x2, jeg har Shield 1 og Ward, hvor meget "
+     "skade får jeg?", ("damage", 3)),
+    ("en", FH, "Rolled advantage: the two cards are +2 and +2 Immobilize. Which one applies?",
+     ("advantage", 1)),
+    ("de", FH, "Mit Vorteil: -1 und Null, welche zählt?", ("advantage", 0)),
+    ("it", FH, "svantaggio: +1 spinta 1 e +0, quale si usa?", ("advantage", 1)),
+    ("es", FH, "ventaja: +1 fuego o +1 hielo?", ("advantage", AMB)),
+    ("fr", FH, "désavantage : +2 et +1 Étourdissement, laquelle compte ?", ("advantage", AMB)),
+    ("da", FH, "fordel med x2 og +2 ved angreb 1, hvilket kort?", ("advantage", 1)),
+    ("en", FH, "Round order please: Deathwalker 45, Geminate 12, Lurker Soldiers 30",
+     ("initiative", ["Geminate", "Lurker Soldiers", "Deathwalker"])),
+    ("en", GH, "Mindthief and Scoundrel both on 25; Mindthief's second card is 60 and "
+     "Scoundrel's 40. Who goes first?", ("initiative", ["Scoundrel", "Mindthief"])),
+    ("de", FH, "Reihenfolge: Blinkblade 5, Algox-Späher 5, Drifter 99?",
+     ("initiative", ["Blinkblade", "Algox-Späher", "Drifter"])),
+    # two characters and "il suo stendardo": whose summon is not guessed
+    ("it", FH, "ordine? Banner Spear 30, il suo stendardo evocato questo round, Drifter 50",
+     ["figures[1].summoner"]),
+    ("es", FH, "¿Quién va primero? Geminate con 40 y los Vermling Scouts con 40",
+     ("initiative", ["Geminate", "Vermling Scouts"])),
+    ("fr", GH, "ordre d'initiative : Tinkerer 9, Brute 9 (deuxième carte 20), Tinkerer deuxième "
+     "carte 70", ("initiative", ["Brute", "Tinkerer"])),
+    ("nl", FH, "volgorde? Drifter initiatief 15 en de Lurker Mindsnippers 14",
+     ("initiative", ["Lurker Mindsnippers", "Drifter"])),
+    ("en", FH, "4 hp, no cards in hand and just one in my discard. exhausted?",
+     ("exhaustion", True)),
+    ("de", FH, "Ich habe 2 Trefferpunkte, eine Karte auf der Hand und 3 im Ablagestapel, bin ich "
+     "erschöpft?", ("exhaustion", False)),
+    ("fr", FH, "5 PV, 0 carte en main, 0 en défausse et 2 bonus actifs, suis-je épuisé ?",
+     ("exhaustion", False)),
+    ("es", GH, "¿estoy agotado con 3 puntos de vida, 1 carta en la mano y 1 en descartes?",
+     ("exhaustion", True)),
+    ("en", FH, "Can Ward and Brittle be on the same figure?", None),
+    ("it", FH, "Cosa succede se pesco il nullo con vantaggio?", None),
+    ("de", FH, "Zählt die Initiative meiner Beschwörung?", None),
+    ("de", FH, "Was passiert, wenn ich mit Vorteil eine Null ziehe?", None),
+    ("fr", FH, "Combien de cartes pioche-t-on avec l'avantage ?", None),
+    ("nl", FH, "Hoeveel HP heeft een Algox Guard op niveau 2?", None),
+    ("da", FH, "Hvad sker der med Ward ved 0 skade?", None),
+    ("es", FH, "¿Puedo descansar con 2 cartas en la mano?", ["discard"]),
+]
+
+
 def _ids(cases: list[tuple[Any, ...]]) -> list[str]:
     return [f"{c[0]}-{c[2][:40]}" for c in cases]
 
@@ -673,6 +741,23 @@ def test_out_of_range_summary_and_note() -> None:
     result = computed(read("en", FH, "Attack 400 with Shield 1, how much damage?"))
     assert result["notes"] == ["Attack 400 is over the maximum (99)"]
     assert result["summary"] == "Not computed: the attack value is out of range (see the notes)."
+
+
+@pytest.mark.parametrize("lang, game, question, expected", HELD_BACK,
+                         ids=[f"{c[0]}-{c[2][:40]}" for c in HELD_BACK])
+def test_held_back_questions(lang: str, game: str | None, question: str, expected: Any) -> None:
+    reading = read_question(question, lang, game)
+    if expected is None:
+        assert reading is None
+        return
+    assert reading is not None
+    result = computed(with_game(reading, FH))
+    if isinstance(expected, list):
+        assert result["missing"] == expected and result["result"] is None
+    else:
+        check, value = expected
+        assert (result["check"], result["missing"]) == (check, [])
+        assert result["result"][RESULT_KEY[check]] == value
 
 
 # --- the game --------------------------------------------------------------------------------
@@ -801,6 +886,38 @@ def test_the_askers_number_word_wins_over_an_english_term() -> None:
     # Danish "fire" is four, not the fire element
     tokens = scan("fire kort på hånden", lexicon("da"))
     assert tokens.tokens[0].number == 4 and tokens.concept(0) is None
+
+
+RECORDS = Path(__file__).parents[1] / "rulings" / "records"
+
+
+def _archive_words() -> dict[str, set[str]]:
+    words: dict[str, set[str]] = {lang: set() for lang in LANGS}
+    for path in sorted(RECORDS.glob("*.yaml")):
+        record = yaml.safe_load(path.read_text(encoding="utf-8"))
+        texts = {record["lang"]: record["text"],
+                 **{k: v["text"] for k, v in (record.get("translations") or {}).items()}}
+        for lang, text in texts.items():
+            if lang in words:
+                words[lang] |= {fold(w) for w in re.findall(r"[^\W\d_]+", text)}
+    return words
+
+
+def test_no_word_of_the_archive_is_taken_for_a_misspelt_term() -> None:
+    # the typo allowance must not turn real words into terms ("quando" is not "quanto")
+    for lang, words in _archive_words().items():
+        lex = lexicon(lang)
+        misread = sorted(w for w in words if lex.match_at([w], 0) is None
+                         and w not in lex.numbers and lex.fuzzy(w) is not None)
+        assert not misread, (lang, misread)
+
+
+@pytest.mark.parametrize("lang, typo, concept", [
+    ("en", "sheild", "shield"), ("en", "initative", "initiative"), ("en", "exausted", "exhausted"),
+    ("en", "disadvatage", "disadvantage"), ("de", "angrif", "attack"), ("it", "svantagio",
+                                                                         "disadvantage")])
+def test_typos_of_game_terms_are_forgiven(lang: str, typo: str, concept: str) -> None:
+    assert [t.concept for t in scan(typo, lexicon(lang)).terms] == [concept]
 
 
 def test_unknown_language_reads_english() -> None:

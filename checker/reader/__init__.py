@@ -65,9 +65,10 @@ def read_question(text: str, lang: str, game: str | None = None) -> Reading | No
         return None
     lex = lexicon(lang)
     first = scan(text, lex)
-    if not any(t.kind in ("num", "mod") or t.number is not None for t in first.tokens) \
-            and not first.has("double", "null_card"):
-        return None  # no numbers: nothing to compute
+    if not any(t.kind in ("num", "mod") or (t.number is not None and not t.weak
+                                             and t.index not in first.term_of)
+               for t in first.tokens):
+        return None  # no numbers ("null" or "double" alone are card names): nothing to compute
     for reader in READERS:
         fresh = Scan(first.tokens, first.terms, lex)  # each reader binds numbers anew
         reading = reader(fresh, lex.lang)

@@ -89,7 +89,7 @@ def read(scan: Scan, lang: str) -> Reading | None:
     if advantage == disadvantage:  # neither, or both ("advantage and disadvantage cancel")
         return None
     scan.block("blocker", "target")
-    attack = scan.bind([(t, ((1, 3), (-1, 0))) for t in scan.find("attack")], counted=COUNTED)
+    attack = scan.bind([(t, ((1, 3),)) for t in scan.find("attack")], counted=COUNTED)
     found = modifier_cards(scan)
     if not found:
         return None

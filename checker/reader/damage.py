@@ -76,7 +76,8 @@ def bound_values(scan: Scan) -> dict[str, int | None]:
     wanted: list[tuple[Term, tuple[tuple[int, int], ...]]] = []
     wanted += [(t, ((1, 2), (-1, 0))) for t in scan.find("shield")]
     wanted += [(t, ((-1, 1), (1, 1))) for t in scan.find("hp")]
-    wanted += [(t, ((1, 3), (-1, 0))) for t in scan.find("attack")]
+    # no number before "attack": "you draw one attack modifier card" counts draws
+    wanted += [(t, ((1, 3),)) for t in scan.find("attack")]
     bound = scan.bind(wanted, frozenset({"hp"}), COUNTED)
     values: dict[str, int | None] = {"attack": None, "shield": None, "hp": None}
     for term, index in sorted(bound.items(), key=lambda kv: kv[0].start):
@@ -87,8 +88,10 @@ def bound_values(scan: Scan) -> dict[str, int | None]:
             values["shield"] = _shield_from_signed(scan, term)
             if values["shield"] is not None:
                 break
-    if values["attack"] is None and scan.has("shield", "ward", "brittle", "negate"):
-        # "Shield 2 and Ward against 6 damage": the damage coming in is the attack value
+    if (values["attack"] is None and scan.has("shield", "ward", "brittle", "negate")
+            and scan.has("take", "how_much")):
+        # "Shield 2 and Ward against 6 damage, how much do I take?": the damage coming in
+        # is the attack value (without the question, "Ward at 0 damage?" asks for a rule)
         more = scan.bind([(t, ((-1, 1),)) for t in scan.find("damage")])
         if more:
             values["attack"] = scan.value(min(more.values()))
@@ -116,7 +119,10 @@ def asks_damage(scan: Scan, values: dict[str, int | None], cards: list[str]) -> 
     if not given:
         return False
     if values["attack"] is None:  # "Shield 2 against an attack, how much do I take?"
-        return scan.has("take") or (scan.has("how_much") and scan.has("damage"))
+        # a Shield value or a card drawn with its number: "Null cards deal 0 damage" is a rule
+        numbered = values["shield"] is not None or scan.modifiers()
+        return bool(numbered) and (scan.has("take") or
+                                   (scan.has("how_much") and scan.has("damage")))
     defended = values["shield"] is not None or scan.has("ward", "brittle")
     return bool(cards) or defended or scan.has("damage", "take", "how_much", "negate", "lose")
 

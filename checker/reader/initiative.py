@@ -43,6 +43,7 @@ def _name(scan: Scan, start: int, end: int) -> str:
 
 
 def known_figures(scan: Scan) -> list[Figure]:
+    """Class names, monster group names, and "the monsters 30"."""
     figures = [Figure(_name(scan, t.start, t.end), "character", t.start, t.end)
                for t in scan.find(*CLASSES)]
     figures += [Figure(_name(scan, t.start, t.end), "monster", t.start, t.end)
@@ -165,10 +166,11 @@ def collect(scan: Scan) -> list[Figure]:
         if key not in merged:
             merged[key] = fig
             continue
-        first = merged[key]  # "Blinkblade 12 ... Blinkblade second card 30"
-        if not first.numbers or set(fig.numbers) <= fig.seconds:
-            first.numbers += fig.numbers
-            first.seconds |= fig.seconds
+        # "Blinkblade 12 ... Blinkblade second card 30", "... and Scoundrel's 40": a number
+        # said again of the same figure is kept (too many of them make its field missing)
+        first = merged[key]
+        first.numbers += [i for i in fig.numbers if i not in first.numbers]
+        first.seconds |= fig.seconds
     return list(merged.values())
 
 

@@ -43,6 +43,7 @@ class Token:
 
     @property
     def capitalised(self) -> bool:
+        """A word written with a capital (a name may start here)."""
         return self.kind == "word" and self.text[:1].isupper()
 
 
@@ -80,6 +81,7 @@ class Scan:
                        for c in concepts)]
 
     def has(self, *concepts: str) -> bool:
+        """Whether any term of these concepts is in the question."""
         return bool(self.find(*concepts))
 
     def says(self, phrases: tuple[tuple[str, ...], ...]) -> bool:
@@ -88,6 +90,7 @@ class Scan:
         return any(f" {' '.join(p)} " in words for p in phrases)
 
     def concept(self, i: int) -> str | None:
+        """The concept of the term covering token `i`, if any."""
         term = self.term_of.get(i)
         return term.concept if term else None
 
@@ -118,6 +121,7 @@ class Scan:
                 and t.index not in self.term_of and t.index not in self.claimed]
 
     def modifiers(self) -> list[int]:
+        """Indices of the signed modifier tokens ("+1", "x2") not yet bound."""
         return [t.index for t in self.tokens if t.kind == "mod" and t.index not in self.claimed]
 
     def negated(self, term: Term, window: int = 2) -> bool:
@@ -178,6 +182,7 @@ class Scan:
         return bound
 
     def value(self, index: int) -> int:
+        """The number of token `index` (a number token)."""
         number = self.tokens[index].number
         assert number is not None
         return number

@@ -41,6 +41,7 @@ def say(key: str, lang: str, count: int | None = None, **values: Any) -> str:
 
 
 def damage(reading: Reading, result: dict[str, Any]) -> str:
+    """Suffered damage; the hit-point cap or the negation when they applied."""
     lang = reading.lang
     target = reading.wording.get("perspective") == "target"
     if result["negated"]:
@@ -54,12 +55,14 @@ def damage(reading: Reading, result: dict[str, Any]) -> str:
 
 
 def advantage(reading: Reading, result: dict[str, Any]) -> str:
+    """The card used, as the asker wrote it, or the ambiguity."""
     if result["chosen"] == "ambiguous":
         return say("advantage_ambiguous", reading.lang)
     return say("advantage", reading.lang, card=reading.wording["cards"][result["chosen"]])
 
 
 def initiative(reading: Reading, result: dict[str, Any]) -> str:
+    """The acting order, with the players' choices or what the archive leaves open."""
     lang = reading.lang
     order = ", ".join(result["order"])
     if result["ties"]:
@@ -72,6 +75,7 @@ def initiative(reading: Reading, result: dict[str, Any]) -> str:
 
 
 def exhaustion(reading: Reading, result: dict[str, Any]) -> str:
+    """Exhausted or not; whether a (long) rest is possible when that was asked."""
     lang = reading.lang
     if result["exhausted"]:
         return say("exhausted", lang)
