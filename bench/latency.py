@@ -22,7 +22,7 @@ from bench.common import REPO, load_dev_questions, log, percentiles
 
 def in_process(engine, repetitions: int = 3) -> dict:
     """ask and bare embedding interleaved question by question (same load for both)."""
-    from indexer.search import Signals, fuse
+    from indexer.search import Signals
 
     base = [q.q for q in load_dev_questions()]
     emb = engine.searcher.embedder
@@ -44,7 +44,7 @@ def in_process(engine, repetitions: int = 3) -> dict:
     # Where the time goes: each named stage of Searcher.search, timed on its own per question.
     s = engine.searcher
     stages: dict[str, list[float]] = {k: [] for k in (
-        "analyse", "dense", "lexical", "card_signal", "fuse", "collapse", "decide")}
+        "analyse", "dense", "lexical", "card_signal", "candidates", "rerank", "collapse", "decide")}
 
     def timed(name, fn):
         t = time.perf_counter()
@@ -55,12 +55,14 @@ def in_process(engine, repetitions: int = 3) -> dict:
     for q in (distinct(q, repetitions) for q in base):
         question = timed("analyse", lambda: s.analyse(q))
         allowed = s.allowed(question)
-        sig = Signals(dense=timed("dense", lambda: s.dense(question, allowed)),
-                      bm25=timed("lexical", lambda: s.lexical(question, allowed)),
-                      card=timed("card_signal", lambda: s.card_signal(question, allowed)))
-        fused = timed("fuse", lambda: fuse(sig))
-        hits = timed("collapse", lambda: s.collapse(fused, sig, question.lang, 3))
-        timed("decide", lambda: s.decide(question, sig, fused, hits))
+        text, keys, votes = timed("dense", lambda: s.dense(question, allowed))
+        bm25, bm25_keys = timed("lexical", lambda: s.lexical(question, allowed))
+        sig = Signals(text, keys, bm25, bm25_keys,
+                      timed("card_signal", lambda: s.card_signal(question, allowed)), votes)
+        candidates = timed("candidates", lambda: s.candidates(question, sig))
+        ranked = timed("rerank", lambda: s.rerank(candidates))
+        timed("collapse", lambda: s.collapse(ranked, sig, question.lang, 3))
+        timed("decide", lambda: s.decide(question, candidates, ranked))
     breakdown = {k: round(float(np.median(v)), 3) for k, v in stages.items()}
     # The dense stage is the question's embedding plus the FAISS search; the rest is not model.
     non_model = round(sum(v for k, v in breakdown.items() if k != "dense"), 3)

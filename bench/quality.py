@@ -1,20 +1,15 @@
-"""Retrieval quality on the dev set: the service's search beside naive baselines, and an ablation.
+"""Retrieval quality: the service's search measured on held-out folds, beside naive baselines.
 
-Every variant runs in this one process over the same archive, model and question file:
-
-* ``service``: ``Searcher.search`` as the service runs it (dense + BM25 + card lookup fused by
-  RRF over every language version, game filter, edition collapse, decline model).
+* ``service``: k-fold cross-validation over the shared dev sets and the project's own
+  (bench/eval/): the reranker and the answer model are fitted on k-1 folds and measured on
+  the held-out one (``indexer.calibrate``), with the ablation of each piece; the in-sample
+  figures of the fit the service ships (indexer/calibration.json) are reported apart.
 * ``bm25_baseline``: vanilla bm25s over each record's original title + text (lower-cased
   ``\\w+`` tokens, no stemming, no stop words, no translations), never declines.
 * ``dense_baseline``: the same e5 model over each record's original title + text (no
-  translations, no fusion), cosine ranking, never declines.
-* ``dense_baseline_threshold``: the dense baseline declining below one cosine threshold, the
-  threshold chosen on the dev set itself (so optimistic): what a single threshold can do.
-* ablation: the service without one signal (dense, BM25, card lookup), and with only the
-  original-language passages indexed (no translations).
-
-``accuracy`` is the share of questions handled right end to end: answerable ones answered
-(not declined) with a correct top ruling, unanswerable ones declined.
+  translations, no fusion), cosine ranking, never declines; ``dense_baseline_threshold``
+  declines below one cosine threshold chosen on dev itself (optimistic).
+Baselines are measured on dev.yaml (they have nothing to fit but that threshold).
 """
 from __future__ import annotations
 
@@ -26,8 +21,7 @@ import numpy as np
 from bench.common import CachingEmbedder, load_dev_questions, log
 from indexer.embedder import encode_passages, encode_queries
 from indexer.evaluate import evaluate
-from indexer.index import VectorIndex
-from indexer.search import Hit, Searcher, SearchResult
+from indexer.search import Hit, SearchResult
 
 TOKEN = re.compile(r"\w+", re.UNICODE)
 
@@ -108,73 +102,35 @@ class DenseBaseline:
         return best_t
 
 
-class AblatedSearcher(Searcher):
-    """The service's search with some signals switched off (their scores emptied)."""
+def run_quality(archive, embedder, index) -> dict:
+    """Held-out figures of the service with its ablation, and the baselines on dev."""
+    from indexer.archive import REPO_ROOT
+    from indexer.calibrate import calibrate
+    from indexer.evaluate import load_questions
+    from indexer.search import Searcher
+    from service.computed import cited_by_computation
+    from service.cli import DEFAULT_QUESTION_SETS
 
-    def __init__(self, *args, drop: tuple[str, ...] = (), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.drop = drop
-
-    def signals(self, question):
-        sig = super().signals(question)
-        for name in self.drop:
-            setattr(sig, name, {})
-        return sig
-
-
-def originals_only(archive, index: VectorIndex) -> VectorIndex:
-    """The index restricted to each record's original-language passage."""
-    import faiss
-
-    rows = [i for i, p in enumerate(index.passages) if p.lang == archive.records[p.record].lang]
-    vectors = np.ascontiguousarray(index.vectors[rows])
-    flat = faiss.IndexFlatIP(vectors.shape[1])
-    flat.add(vectors)
-    return VectorIndex(index.path, dict(index.manifest, passages=len(rows)),
-                       [index.passages[i] for i in rows], vectors, flat)
-
-
-def run_quality(archive, embedder, index: VectorIndex) -> dict:
+    emb = CachingEmbedder(embedder)
+    t = time.perf_counter()
+    sets = {p.split("/")[-1].removesuffix(".yaml"): load_questions(REPO_ROOT / p)
+            for p in DEFAULT_QUESTION_SETS if (REPO_ROOT / p).exists()}
+    searcher = Searcher(archive, index, emb, cited_by_computation=cited_by_computation)
+    keyless = Searcher(archive, index, emb, use_keys=False, cited_by_computation=cited_by_computation)
+    _, service = calibrate(searcher, sets, k=5, keyless_searcher=keyless)
+    log(f"quality: held-out hit@1 {service['held_out']['overall']['hit@1']} "
+        f"({time.perf_counter() - t:.1f}s)")
     questions = load_dev_questions()
     n = len(questions)
-    emb = CachingEmbedder(embedder)
-    variants: dict[str, dict] = {}
-    by_lang: dict[str, dict] = {}
-    failures: dict[str, list] = {}
-
-    def run(name: str, ask, note: str) -> None:
-        t = time.perf_counter()
-        report = evaluate(questions, ask)
-        variants[name] = dict(_figures(report, n), note=note)
-        by_lang[name] = report.by_language
-        failures[name] = report.failures
-        log(f"quality {name}: hit@1={report.overall['hit@1']} mrr={report.overall['mrr@10']} "
-            f"({time.perf_counter() - t:.1f}s)")
-
-    service = Searcher(archive, index, emb)
-    run("service", lambda q: service.search(q, k=10),
-        "dense + BM25 + card lookup, RRF, all 7 language versions, game filter, decline model")
+    baselines: dict[str, dict] = {}
     bm25 = Bm25Baseline(archive)
-    run("bm25_baseline", lambda q: bm25.search(q), "vanilla bm25s on original title+text; never declines")
+    baselines["bm25_baseline"] = dict(_figures(evaluate(questions, bm25.search), n),
+                                      note="vanilla bm25s on original title+text; never declines")
     dense = DenseBaseline(archive, emb)
-    run("dense_baseline", lambda q: dense.search(q), "e5 cosine on original title+text; never declines")
+    baselines["dense_baseline"] = dict(_figures(evaluate(questions, dense.search), n),
+                                       note="e5 cosine on original title+text; never declines")
     threshold = dense.tune_threshold(questions)
-    run("dense_baseline_threshold", lambda q: dense.search(q),
-        f"dense baseline declining below cosine {threshold:.4f} (tuned on dev itself: optimistic)")
-    dense.threshold = None
-
-    ablation_names = {}
-    for drop in ("dense", "bm25", "card"):
-        s = AblatedSearcher(archive, index, emb, drop=(drop,))
-        name = f"service_without_{drop}"
-        run(name, lambda q, s=s: s.search(q, k=10), f"the service with the {drop} signal removed")
-        ablation_names[drop] = name
-    orig = originals_only(archive, index)
-    s = Searcher(archive, orig, emb)
-    run("service_without_translations", lambda q: s.search(q, k=10),
-        f"the service indexing only original-language passages ({len(orig.passages)} of "
-        f"{len(index.passages)}; BM25 and dense alike)")
-    return {"questions": n, "answerable": variants["service"]["answerable"],
-            "unanswerable": variants["service"]["unanswerable"], "dev_set": "shared/eval/dev.yaml",
-            "variants": variants, "by_language": by_lang,
-            "service_failures": failures["service"]}
+    baselines["dense_baseline_threshold"] = dict(
+        _figures(evaluate(questions, dense.search), n),
+        note=f"dense baseline declining below cosine {threshold:.4f} (tuned on dev itself)")
+    return {"service": service, "baselines": baselines, "dev_questions": n}

@@ -92,6 +92,44 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # -- the readable report ------------------------------------------------------------------
+COLUMNS = ("hit@1", "hit@3", "mrr@10", "wrongly_declined", "wrong_ruling_shown",
+           "declined_unanswerable")
+TARGETS = {"hit@1": ">= 0.95", "hit@3": ">= 0.99", "wrongly_declined": "<= 0.03",
+           "declined_unanswerable": ">= 0.92"}
+
+
+def render_quality(q: dict) -> list[str]:
+    svc = q["service"]
+    head = "| | " + " | ".join(COLUMNS) + " |"
+    line = lambda name, f: f"| {name} | " + " | ".join(_f(f.get(c)) for c in COLUMNS) + " |"  # noqa: E731
+    out = ["## Quality: held-out folds beside in-sample", "",
+           f"{svc['questions']} questions ({', '.join(f'{k} {v}' for k, v in svc['sets'].items())}), "
+           f"{svc['folds']}-fold cross-validation stratified by language and answerability (seed "
+           f"{svc['seed']}): every held-out figure comes from a reranker and answer model fitted "
+           "on the other folds; the decline threshold is chosen on the training folds to decline "
+           f"the most unanswerable questions while declining at most {svc['max_wrongly_declined']} "
+           "of the answerable ones. `wrong_ruling_shown`: answerable questions answered with a "
+           "wrong top ruling. The features and the regularisation were chosen by comparing "
+           "variants on these same folds (the ablation rows are such variants), so the held-out "
+           "figures carry some selection optimism; the question sets held elsewhere are the "
+           "honest test.", "", head, "|---|" + "---|" * len(COLUMNS),
+           line("**held-out folds**", svc["held_out"]["overall"]),
+           line("in-sample (the fit the service ships)", svc["in_sample"]["overall"]),
+           line("target (issue 16)", {c: TARGETS.get(c, "") for c in COLUMNS}), "",
+           "Ablation (each row its own cross-validation):", "", head,
+           "|---|" + "---|" * len(COLUMNS)]
+    out += [line(name, f) for name, f in svc["ablation"].items()]
+    langs = svc["held_out"]["by_language"]
+    out += ["", "Held-out by language (target hit@1 >= 0.90 each) and by question set:", "",
+            head, "|---|" + "---|" * len(COLUMNS)]
+    out += [line(lang, f) for lang, f in langs.items()]
+    out += [line(name, f) for name, f in svc["held_out"]["by_set"].items()]
+    out += ["", f"Baselines on dev.yaml ({q['dev_questions']} questions):", "", head,
+            "|---|" + "---|" * len(COLUMNS)]
+    out += [line(name, f) for name, f in q["baselines"].items()]
+    out += ["", *[f"- `{n}`: {f['note']}" for n, f in q["baselines"].items()], ""]
+    return out
+
 def _f(v, digits=3) -> str:
     if v is None:
         return "–"
@@ -118,26 +156,7 @@ def render(r: dict) -> str:
                 "core count): timings are inflated, ratios measured side by side remain meaningful.", ""]
     q = r.get("quality")
     if q:
-        out += ["## Quality (dev set)", "",
-                f"{q['questions']} questions ({q['answerable']} answerable, {q['unanswerable']} to decline). "
-                "hit@k / MRR@10 count the top hits whether declined or not; `accuracy` = answerable "
-                "answered with a correct top ruling + unanswerable declined, over all questions.", "",
-                "| variant | hit@1 | hit@3 | MRR@10 | wrongly declined | declined (unanswerable) | accuracy |",
-                "|---|---|---|---|---|---|---|"]
-        for name, f in q["variants"].items():
-            out.append(f"| {name} | {_f(f['hit@1'])} | {_f(f['hit@3'])} | {_f(f['mrr@10'])} | "
-                       f"{_f(f['wrongly_declined'])} | {_f(f['declined_unanswerable'])} | {_f(f['accuracy'])} |")
-        out += ["", *[f"- `{n}`: {f['note']}" for n, f in q["variants"].items()], "",
-                "hit@1 by question language:", "",
-                "| variant | " + " | ".join(q["by_language"]["service"]) + " |",
-                "|---|" + "---|" * len(q["by_language"]["service"])]
-        for name, langs in q["by_language"].items():
-            out.append(f"| {name} | " + " | ".join(_f(langs.get(l, {}).get("hit@1")) for l in
-                                                   q["by_language"]["service"]) + " |")
-        out += ["", f"Service failures ({len(q['service_failures'])}):", ""]
-        out += [f"- {f['q'][:90]!r}: expect {f['expect']}, got {f['got']}, declined={f['declined']}"
-                for f in q["service_failures"]]
-        out.append("")
+        out += render_quality(q)
     lat = r.get("latency")
     if lat:
         a, b = lat["ask_ms"], lat["bare_embedding_ms"]

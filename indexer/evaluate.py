@@ -31,24 +31,43 @@ class Question:
 
 @dataclass
 class Tally:
+    """Counts for one slice of questions (overall, a language, a question set)."""
+
     answerable: int = 0
     hit1: int = 0
     hit3: int = 0
     rr: float = 0.0
     wrongly_declined: int = 0
+    wrong_shown: int = 0
     unanswerable: int = 0
     declined: int = 0
 
+    def add(self, expect: tuple[str, ...], groups: list[tuple[str, ...]], declined: bool,
+            k: int = 10) -> int | None:
+        """Count one question (its ranked edition groups); returns the rank of the first right
+        group (None when none is in the top k). A hit counts when any record of the group is
+        expected."""
+        if not expect:
+            self.unanswerable += 1
+            self.declined += declined
+            return None
+        rank = next((i + 1 for i, g in enumerate(groups[:k]) if set(g) & set(expect)), None)
+        self.answerable += 1
+        self.hit1 += rank == 1
+        self.hit3 += rank is not None and rank <= 3
+        self.rr += 1.0 / rank if rank else 0.0
+        self.wrongly_declined += declined
+        self.wrong_shown += (not declined) and rank != 1
+        return rank
+
     def figures(self) -> dict:
         a, u = self.answerable, self.unanswerable
-        return {
-            "answerable": a, "unanswerable": u,
-            "hit@1": round(self.hit1 / a, 4) if a else None,
-            "hit@3": round(self.hit3 / a, 4) if a else None,
-            "mrr@10": round(self.rr / a, 4) if a else None,
-            "wrongly_declined": round(self.wrongly_declined / a, 4) if a else None,
-            "declined_unanswerable": round(self.declined / u, 4) if u else None,
-        }
+        share = lambda n, d: round(n / d, 4) if d else None  # noqa: E731
+        return {"answerable": a, "unanswerable": u, "hit@1": share(self.hit1, a),
+                "hit@3": share(self.hit3, a), "mrr@10": share(self.rr, a),
+                "wrongly_declined": share(self.wrongly_declined, a),
+                "wrong_ruling_shown": share(self.wrong_shown, a),
+                "declined_unanswerable": share(self.declined, u)}
 
 
 @dataclass
@@ -85,27 +104,12 @@ def evaluate(questions: list[Question], ask: Callable[[str], SearchResult],
     failures = []
     for item in questions:
         result = ask(item.q)
-        tallies = [total, per_lang.setdefault(item.lang or "?", Tally())]
         ids = [h.record_id for h in result.hits][:k]
-        # A hit counts when any record of its edition group is expected.
         groups = [h.group for h in result.hits][:k]
-        if item.expect:
-            rank = next((i + 1 for i, g in enumerate(groups) if set(g) & set(item.expect)), None)
-            for t in tallies:
-                t.answerable += 1
-                t.hit1 += rank == 1
-                t.hit3 += rank is not None and rank <= 3
-                t.rr += 1.0 / rank if rank else 0.0
-                t.wrongly_declined += result.declined
-            if rank != 1 or result.declined:
-                failures.append({"q": item.q, "expect": list(item.expect), "got": ids[:3],
-                                 "declined": result.declined, "reason": result.reason})
-        else:
-            for t in tallies:
-                t.unanswerable += 1
-                t.declined += result.declined
-            if not result.declined:
-                failures.append({"q": item.q, "expect": [], "got": ids[:3], "declined": False,
-                                 "reason": result.reason})
+        for t in (total, per_lang.setdefault(item.lang or "?", Tally())):
+            rank = t.add(item.expect, groups, result.declined, k)
+        if (item.expect and (rank != 1 or result.declined)) or (not item.expect and not result.declined):
+            failures.append({"q": item.q, "expect": list(item.expect), "got": ids[:3],
+                             "declined": result.declined, "reason": result.reason})
     return EvalReport(total.figures(), {lang: t.figures() for lang, t in sorted(per_lang.items())},
                       failures)

@@ -1,9 +1,12 @@
 """The vector index: every language version of every ruling, embedded, in a FAISS index folder.
 
+Each ruling is indexed as one text passage per language and one "ask" passage per search key
+(its curated questions, ``asks:``): keys are embedded as queries, since they are questions.
+
 The folder holds ``index.faiss``, ``vectors.npy`` (kept so an update re-embeds only changed
-records), ``passages.json`` (which record and language each row is) and ``manifest.json``
-(model, backend, dimension, counts, build time, index type, a content hash per record and for the
-archive, and a checksum of every file). A build writes a temporary sibling folder and renames
+records), ``passages.json`` (which record, language and kind each row is) and ``manifest.json``
+(model, backend, dimension, counts, build time, index type, a content hash per record and for
+the archive, and a checksum of every file). A build writes a temporary sibling folder and renames
 it into place, so an interrupted build leaves the previous index intact.
 """
 from __future__ import annotations
@@ -23,12 +26,12 @@ import numpy as np
 
 from indexer.archive import REPO_ROOT, Archive, Ruling
 from indexer.errors import Unavailable
-from indexer.embedder import PASSAGE_PREFIX, Embedder, encode_passages
+from indexer.embedder import PASSAGE_PREFIX, QUERY_PREFIX, Embedder
 
 log = logging.getLogger(__name__)
 
 DEFAULT_INDEX = REPO_ROOT / "index"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2   # 2: search keys indexed as passages of kind "ask"
 FILES = ("index.faiss", "vectors.npy", "passages.json")
 # Below this many vectors exact search is both exact and fast enough (a 50k x 384 scan is a
 # few ms); above it an IVF index. Measured by `make bench` on clustered 384-d vectors: at 1M,
@@ -63,6 +66,8 @@ class StaleIndexError(IndexError_):
 class Passage:
     record: str
     lang: str
+    kind: str = "text"     # "text": the ruling in `lang`; "ask": its search key number `n`
+    n: int = 0
 
 
 def passage_text(rec: Ruling, lang: str) -> str:
@@ -75,14 +80,23 @@ def passage_text(rec: Ruling, lang: str) -> str:
 
 
 def record_passages(rec: Ruling) -> list[tuple[Passage, str]]:
-    return [(Passage(rec.id, lang), passage_text(rec, lang)) for lang in rec.languages()]
+    """Every passage of a record and its text: the ruling per language, then its keys."""
+    out = [(Passage(rec.id, lang), passage_text(rec, lang)) for lang in rec.languages()]
+    for lang, keys in rec.asks.items():
+        out += [(Passage(rec.id, lang, "ask", n), key) for n, key in enumerate(keys)]
+    return out
+
+
+def passage_prefix(passage: Passage) -> str:
+    # A key is a question: embedded like the questions it is matched with.
+    return QUERY_PREFIX if passage.kind == "ask" else PASSAGE_PREFIX
 
 
 def record_hash(rec: Ruling) -> str:
     """Content hash of everything of a record that is embedded."""
-    h = hashlib.sha256(PASSAGE_PREFIX.encode())
+    h = hashlib.sha256()
     for passage, text in record_passages(rec):
-        h.update(f"\x1e{passage.lang}\x1f{text}".encode())
+        h.update(f"\x1e{passage.lang}\x1d{passage.kind}\x1f{passage_prefix(passage)}{text}".encode())
     return h.hexdigest()[:16]
 
 
@@ -168,7 +182,7 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
             row = len(passages)
             passages.append(passage)
             texts.append(text)
-            old = previous.get((rid, passage.lang, hashes[rid]))
+            old = previous.get((rid, passage.lang, passage.kind, passage.n, hashes[rid]))
             if old is not None:
                 reuse[row] = old
             else:
@@ -179,9 +193,9 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
     vectors = np.zeros((len(passages), embedder.dimension), dtype=np.float32)
     for row, vec in reuse.items():
         vectors[row] = vec
+    texts_todo = [passage_prefix(passages[i]) + texts[i] for i in todo]
     if todo:
-        fresh = encode_passages(embedder, [texts[i] for i in todo], show_progress=show_progress)
-        vectors[todo] = fresh
+        vectors[todo] = embedder.encode(texts_todo, show_progress=show_progress)
     if after_embed:
         after_embed()
     index_type = choose_index_type(len(vectors))
@@ -192,6 +206,7 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
         "backend": embedder.backend,
         "dimension": int(embedder.dimension),
         "passage_prefix": PASSAGE_PREFIX,
+        "key_prefix": QUERY_PREFIX,
         "records": len(hashes),
         "passages": len(passages),
         "index_type": index_type,
@@ -205,8 +220,9 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
     return VectorIndex(out_dir, manifest, passages, vectors, faiss_index), stats
 
 
-def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple[str, str, str], np.ndarray]:
-    """Vectors of the previous build, keyed by (record, lang, record hash); {} if unusable."""
+def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarray]:
+    """Vectors of the previous build, keyed by (record, lang, kind, n, record hash); {} if
+    unusable."""
     try:
         manifest = json.loads((out_dir / "manifest.json").read_text())
         # Backends agree closely but not exactly (int8 least): vectors of another backend
@@ -219,7 +235,10 @@ def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple[str, str,
         hashes = manifest["record_hashes"]
         if len(rows) != len(vectors):
             return {}
-        return {(r["record"], r["lang"], hashes[r["record"]]): vectors[i] for i, r in enumerate(rows)}
+        if manifest.get("format") != FORMAT_VERSION:
+            return {}
+        return {(r["record"], r["lang"], r.get("kind", "text"), r.get("n", 0), hashes[r["record"]]):
+                vectors[i] for i, r in enumerate(rows)}
     except (OSError, ValueError, KeyError, TypeError):
         return {}
 
@@ -234,7 +253,8 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
         faiss.write_index(faiss_index, str(tmp / "index.faiss"))
         np.save(tmp / "vectors.npy", vectors)
         (tmp / "passages.json").write_text(json.dumps(
-            [{"record": p.record, "lang": p.lang} for p in passages], ensure_ascii=False))
+            [{"record": p.record, "lang": p.lang, "kind": p.kind, "n": p.n} for p in passages],
+            ensure_ascii=False))
         manifest = dict(manifest, files={name: _sha256(tmp / name) for name in FILES})
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
         # Swap: the old folder is moved aside first, so at every instant one complete index
@@ -280,7 +300,8 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
                 raise CorruptIndexError(f"index at {path} is corrupt: {name} does not match its "
                                         f"checksum in manifest.json; run `rulings build`")
         rows = json.loads((path / "passages.json").read_text())
-        passages = [Passage(r["record"], r["lang"]) for r in rows]
+        passages = [Passage(r["record"], r["lang"], r.get("kind", "text"), r.get("n", 0))
+                    for r in rows]
         vectors = np.load(path / "vectors.npy")
         faiss_index = faiss.read_index(str(path / "index.faiss"))
     except IndexError_:

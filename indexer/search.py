@@ -1,37 +1,46 @@
-"""Hybrid search over the archive: dense vectors, BM25 and exact card lookup, fused by RRF.
+"""Hybrid search over the archive: candidates from several signals, a fitted reranker, and a
+fitted decision whether the best one answers at all.
 
 Each signal covers what the others miss: the multilingual embedding matches meaning across
-languages (every ruling is indexed in all seven), BM25 matches the exact game terms and names
-players type, and the card lookup catches "item 225" or a misspelt card name outright. The
-ranks are fused with reciprocal-rank fusion, filtered by game when the question names one,
-and collapsed to one hit per ruling (language versions and linked editions), preferring the
-version in the asker's language. A separate decision says whether the best hit answers at all.
+languages (every ruling is indexed in all seven, and so are its search keys: the questions it
+answers), BM25 matches the exact game terms and names players type, the card lookup catches
+"item 225" or a misspelt card name. The best few rules of each signal become candidates;
+each candidate is described by named features (cosines, BM25, the card match, how much of
+the question's words it covers and covers unlike its rival); a logistic reranker orders them
+and a second model says whether the best one answers the question (``indexer.scoring``,
+fitted by ``indexer.calibrate`` with k-fold cross-validation). Candidates are filtered by
+game, and linked editions are one candidate, shown in the asker's edition when there is one.
 
 ``Searcher.search`` runs named stages, each a method the bench times on its own:
-``analyse`` -> ``dense`` / ``lexical`` / ``card_signal`` -> ``fuse`` -> ``collapse`` -> ``decide``.
+``analyse`` -> ``dense`` / ``lexical`` / ``card_signal`` -> ``candidates`` -> ``rerank`` ->
+``collapse`` -> ``decide``.
 """
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
-from indexer.archive import Archive
-from indexer.decline import DeclineModel, Features
+from indexer.archive import LANGUAGES, Archive
 from indexer.embedder import Embedder, encode_queries
+from indexer.evidence import RuleVocabulary
 from indexer.index import VectorIndex, passage_text
 from indexer.question import Question, QuestionReader
-from indexer.text import tokenize
+from indexer.scoring import Calibration, CalibrationError, load_calibration
+from indexer.text import fold, tokenize
 
 log = logging.getLogger(__name__)
 
-RRF_K = 60
 DENSE_CANDIDATES = 400
-# Fusion weights: the card lookup is near-certain when it fires, so it dominates; BM25 over
-# the asker-language text is slightly more precise than dense when the two disagree on the top
-# two (dev: hit@1 0.94 with 1.2 vs 0.90 with 1.0), so it breaks their ties.
-WEIGHTS = {"dense": 1.0, "bm25": 1.2, "card": 2.0}
+CANDIDATES_PER_SIGNAL = 8
+KEY_NEIGHBOURS = 10
+OTHER_GAME = "the question is about a game the archive holds no rulings for"
+# A card lookup: the card matched (fuzzy score 0.9 of 1) and its name is most of the question.
+# These say what a lookup is, they are not fitted: questions that only name a card are left
+# to the fitted models.
+CARD_LOOKUP, CARD_LOOKUP_SHARE = 0.9, 0.5
 
 
 @dataclass(frozen=True)
@@ -52,47 +61,101 @@ class SearchResult:
     declined: bool
     hits: list[Hit]
     reason: str
-    features: Features | None = None
+    features: dict[str, float] | None = None
 
 
 @dataclass
 class Signals:
-    """Per-record raw scores from each signal, for fusion and for the decline model."""
+    """Per-rule raw scores from each signal (rules = canonical record of an edition group)."""
 
-    dense: dict[str, float] = field(default_factory=dict)
+    dense: dict[str, float] = field(default_factory=dict)        # over the rulings' texts
+    dense_keys: dict[str, float] = field(default_factory=dict)   # over their search keys
     bm25: dict[str, float] = field(default_factory=dict)
+    bm25_keys: dict[str, float] = field(default_factory=dict)
     card: dict[str, float] = field(default_factory=dict)
+    key_votes: dict[str, float] = field(default_factory=dict)
+
+    def all(self) -> tuple[dict[str, float], ...]:
+        return (self.dense, self.dense_keys, self.bm25, self.bm25_keys, self.card)
+
+
+Candidate = tuple[str, dict[str, float]]
+
+
+def _saved_calibration() -> Calibration:
+    try:
+        return load_calibration()
+    except CalibrationError as exc:
+        # Before the first `rulings calibrate` (or with its file removed): rank by meaning,
+        # answer always, and say so; the figures in the bench report come from a fitted one.
+        log.warning("%s; ranking by cosine and never declining", exc.message)
+        return Calibration.neutral()
 
 
 class Searcher:
-    """Search over one archive with one index and one embedder."""
+    """Search over one archive with one index, one embedder and one calibration."""
 
     def __init__(self, archive: Archive, index: VectorIndex, embedder: Embedder,
-                 decline: DeclineModel | None = None, reader: QuestionReader | None = None):
+                 calibration: Calibration | None = None, reader: QuestionReader | None = None,
+                 *, use_keys: bool = True,
+                 cited_by_computation: Callable[[str, str, str | None], frozenset[str]] | None = None):
+        """`use_keys=False` ignores the search keys (the bench's ablation);
+        `cited_by_computation(text, lang, game)` names the rulings a computation of the
+        question cites (the service passes the rules checker's; without it, none)."""
         import bm25s
 
         self.archive = archive
         self.index = index
         self.embedder = embedder
-        self.decline = decline or DeclineModel.default()
+        self.calibration = calibration or _saved_calibration()
+        built = (index.manifest.get("model"), index.manifest.get("backend"))
+        fitted = (self.calibration.model, self.calibration.backend)
+        if fitted[0] and fitted != built:
+            # Cosines shift a little between backends (int8 most): the fit still ranks, but its
+            # threshold was chosen for the other vectors.
+            log.warning("the calibration was fitted for %s/%s, the index is %s/%s; run "
+                        "`rulings calibrate`", *fitted, *built)
         self.reader = reader or QuestionReader(archive)
         self.cards = self.reader.cards
-        self._row_record = [p.record for p in index.passages]
-        corpus = [tokenize(passage_text(archive.records[p.record], p.lang), p.lang)
-                  for p in index.passages]
-        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
-        self.bm25 = bm25s.BM25()
-        self.bm25.index(corpus, show_progress=False)
-        # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal,
-        # so a rule is not ranked twice and does not push others down a place.
+        # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
-        # The candidates of each game, computed once. A question naming no game is about the
-        # implied games (Frosthaven, Gloomhaven): another game's ruling (a FAQ example about
-        # Catan) answers only a question that names that game.
+        self._row_rule = [self._canonical[p.record] for p in index.passages]
+        self._row_is_key = np.array([p.kind == "ask" for p in index.passages])
+        self.use_keys = use_keys
+        self.cited_by_computation = cited_by_computation
+        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
+        self._bm25 = {}
+        for kind in ("text", "ask"):
+            rows = [i for i, p in enumerate(index.passages)
+                    if p.kind == kind and (use_keys or kind == "text")]
+            corpus = [tokenize(self._passage_content(index.passages[i]), index.passages[i].lang)
+                      for i in rows]
+            bm25 = bm25s.BM25()
+            if rows:
+                bm25.index(corpus, show_progress=False)
+            self._bm25[kind] = (bm25, [self._row_rule[i] for i in rows])
+        self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys)
+        # Each rule's card names, folded: a card named in a question is evidence that the
+        # ruling answers it only when the question is about that card (see `card_about`).
+        self._card_names: dict[str, set[str]] = {}
+        for rid, rec in archive.records.items():
+            names = self._card_names.setdefault(self._canonical[rid], set())
+            for card in rec.cards:
+                names.update(fold(n) for n in (card.name, card.label,
+                                                f"{card.of} {card.name}" if card.of else ""))
+            names.discard("")
         self._of_game = {game: frozenset(self._canonical[r] for r, rec in archive.records.items()
                                          if rec.game == game) for game in archive.games}
+        # A question naming no game is about the implied games (Frosthaven, Gloomhaven):
+        # another game's ruling (a FAQ example about Catan) answers only questions naming it.
         self._implied = frozenset().union(*(self._of_game[g.id] for g in archive.games.values()
                                             if g.implied))
+
+    def _passage_content(self, passage) -> str:
+        rec = self.archive.records[passage.record]
+        if passage.kind == "ask":
+            return rec.asks[passage.lang][passage.n]
+        return passage_text(rec, passage.lang)
 
     # -- the stages ------------------------------------------------------------------------
     def analyse(self, question: str, *, game: str | None = None,
@@ -101,7 +164,7 @@ class Searcher:
         return self.reader.read(question, game=game, lang=lang)
 
     def allowed(self, q: Question) -> frozenset[str]:
-        """The candidate rulings: those of the question's game; of the games it names when it
+        """The candidate rules: those of the question's game; of the games it names when it
         names several; of the implied games when it names none."""
         if q.game is not None:
             return self._of_game.get(q.game, frozenset())
@@ -109,35 +172,51 @@ class Searcher:
             return frozenset().union(*(self._of_game[g] for g in q.games_named))
         return self._implied
 
-    def dense(self, q: Question, allowed: frozenset[str]) -> dict[str, float]:
-        """Best cosine per rule over every language version (one question embedding)."""
+    def dense(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], ...]:
+        """Per rule, from one embedding of the question: the best cosine over its texts, the
+        best over its search keys, and its share of the question's KEY_NEIGHBOURS nearest keys
+        (a question like the ones a ruling answers finds several of that ruling's keys)."""
         qvec = encode_queries(self.embedder, [q.body])
-        # Enough neighbours for every language version of the top rulings; asking an ANN index
-        # for all rows would turn it back into a full scan.
-        scores, rows = self.index.search(qvec, min(len(self._row_record), DENSE_CANDIDATES))
-        out: dict[str, float] = {}
-        for score, row in zip(scores[0], rows[0]):
+        # A flat index is scanned whole anyway: every row. An ANN index is asked for enough
+        # neighbours for every version and key of the top rulings (all rows would turn it back
+        # into a full scan).
+        exact = self.index.manifest.get("index_type", "flat") == "flat"
+        scores, rows = self.index.search(qvec, len(self._row_rule) if exact else DENSE_CANDIDATES)
+        text: dict[str, float] = {}
+        keys: dict[str, float] = {}
+        votes: dict[str, float] = {}
+        seen_keys = 0
+        for score, row in zip(scores[0], rows[0]):   # best first
             if row < 0:
                 continue
-            rid = self._canonical[self._row_record[row]]
-            if rid in allowed and score > out.get(rid, -1.0):
-                out[rid] = float(score)
-        return out
+            rid = self._row_rule[row]
+            is_key = bool(self._row_is_key[row])
+            if rid not in allowed or (is_key and not self.use_keys):
+                continue
+            out = keys if is_key else text
+            out.setdefault(rid, float(score))
+            if is_key and seen_keys < KEY_NEIGHBOURS:
+                seen_keys += 1
+                votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+        return text, keys, votes
 
-    def lexical(self, q: Question, allowed: frozenset[str]) -> dict[str, float]:
-        """Best BM25 score per rule, the question tokenised in its own language."""
-        out: dict[str, float] = {}
-        if not q.tokens:
-            return out
-        bm = self.bm25.get_scores(q.tokens)
-        for row in np.nonzero(bm > 0)[0]:
-            rid = self._canonical[self._row_record[row]]
-            if rid in allowed and bm[row] > out.get(rid, 0.0):
-                out[rid] = float(bm[row])
-        return out
+    def lexical(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], dict[str, float]]:
+        """Best BM25 score per rule over its texts and over its keys, in the asker's language."""
+        found = []
+        for kind in ("text", "ask"):
+            bm25, rules = self._bm25[kind]
+            out: dict[str, float] = {}
+            if q.tokens and rules:
+                scores = bm25.get_scores(q.tokens)
+                for row in np.nonzero(scores > 0)[0]:
+                    rid = rules[row]
+                    if rid in allowed and scores[row] > out.get(rid, 0.0):
+                        out[rid] = float(scores[row])
+            found.append(out)
+        return found[0], found[1]
 
     def card_signal(self, q: Question, allowed: frozenset[str]) -> dict[str, float]:
-        """The rulings about the cards the question names."""
+        """The rules about the cards the question names."""
         out: dict[str, float] = {}
         for rid, score in q.cards.items():
             rid = self._canonical[rid]
@@ -146,52 +225,111 @@ class Searcher:
         return out
 
     def signals(self, q: Question) -> Signals:
-        """Raw per-record scores of each signal, over the question's candidates only."""
+        """Raw per-rule scores of each signal, over the question's candidates only."""
         allowed = self.allowed(q)
-        return Signals(dense=self.dense(q, allowed), bm25=self.lexical(q, allowed),
-                       card=self.card_signal(q, allowed))
+        text, keys, votes = self.dense(q, allowed)
+        bm25, bm25_keys = self.lexical(q, allowed)
+        return Signals(text, keys, bm25, bm25_keys, self.card_signal(q, allowed), votes)
 
-    def collapse(self, fused: dict[str, float], sig: Signals, lang: str, k: int) -> list[Hit]:
+    def candidates(self, q: Question, sig: Signals) -> list[Candidate]:
+        """The best few rules of each signal, each with the features the reranker weighs."""
+        pool: list[str] = []
+        for scores in sig.all():
+            pool += sorted(scores, key=lambda r: (-scores[r], r))[:CANDIDATES_PER_SIGNAL]
+        pool = list(dict.fromkeys(pool))
+        if not pool:
+            return []
+        top_text = max(sig.dense.values(), default=0.0)
+        top_keys = max(sig.dense_keys.values(), default=0.0)
+        top_bm25 = max(sig.bm25.values(), default=0.0) or 1.0
+        top_bm25_keys = max(sig.bm25_keys.values(), default=0.0) or 1.0
+        weights = self.vocabulary.question_words(q.tokens, q.lang)
+        cited = (self.cited_by_computation(q.body, q.lang, q.game)
+                 if self.cited_by_computation else frozenset())
+        # The rival a candidate must be told apart from: the nearest other rule in meaning.
+        nearest = sorted(pool, key=lambda r: (-(sig.dense.get(r, 0.0) + sig.dense_keys.get(r, 0.0)), r))
+        out = []
+        for rid in pool:
+            rival = next((r for r in nearest if r != rid), None)
+            cov = self.vocabulary.coverage(weights, q.lang, rid, rival)
+            out.append((rid, {
+                "dense_text": sig.dense.get(rid, 0.0), "dense_keys": sig.dense_keys.get(rid, 0.0),
+                "dense_text_gap": sig.dense.get(rid, 0.0) - top_text,
+                "dense_keys_gap": sig.dense_keys.get(rid, 0.0) - top_keys,
+                "bm25_text": sig.bm25.get(rid, 0.0) / top_bm25,
+                "bm25_keys": sig.bm25_keys.get(rid, 0.0) / top_bm25_keys,
+                "card": sig.card.get(rid, 0.0) / 100.0, "key_votes": sig.key_votes.get(rid, 0.0),
+                "card_about": self.card_about(q, rid) if rid in sig.card else 0.0,
+                "covered": cov.covered,
+                "distinct": cov.distinct, "unknown": cov.unknown,
+                "game_named": float(self.archive.records[rid].game in q.games_named),
+                "computed_cites": float(bool(cited & set(self.archive.edition_group(rid))))}))
+        return out
+
+    def card_about(self, q: Question, rid: str) -> float:
+        """How much of the question is the name of a card this rule is about (0..1): "item
+        225" or "chiling breth" are all card name; "how many cards does a Blinkblade hold?"
+        names a class but asks about something else."""
+        from rapidfuzz import fuzz
+
+        body = " ".join(q.folded_body.split()).strip(" ?!.:")
+        if not body:
+            return 0.0
+        named = [n for n in self._card_names.get(rid, ()) if fuzz.partial_ratio(n, body) >= 88]
+        return min(1.0, max((len(n) for n in named), default=0) / len(body))
+
+    def rerank(self, candidates: list[Candidate]) -> list[tuple[str, float]]:
+        """The candidates, best first, with the reranker's probability."""
+        model = self.calibration.rerank
+        scored = [(rid, model.probability(feats)) for rid, feats in candidates]
+        return sorted(scored, key=lambda c: (-c[1], c[0]))
+
+    def collapse(self, ranked: list[tuple[str, float]], sig: Signals, lang: str,
+                 k: int) -> list[Hit]:
         """One hit per rule, showing the asker's edition when there is one."""
         hits: list[Hit] = []
-        for rid in sorted(fused, key=lambda r: (-fused[r], r))[:max(k, 2)]:
+        for rid, score in ranked[:max(k, 2)]:
             group = self.archive.edition_group(rid)
             shown = next((m for m in group if self.archive.records[m].lang == lang), rid)
-            hits.append(Hit(shown, fused[rid], sig.dense.get(rid, 0.0), group))
+            hits.append(Hit(shown, score, sig.dense.get(rid, 0.0), group))
         return hits
 
-    def decide(self, q: Question, sig: Signals, fused: dict[str, float],
-               hits: list[Hit]) -> tuple[bool, str, Features]:
-        """Whether the best hit answers the question: (declined, reason, the evidence)."""
-        features = Features.from_signals(sig, fused, [h.group for h in hits],
-                                         other_game=q.other_game is not None)
-        declined, reason = self.decline.decide(features)
-        return declined, reason, features
+    def decide(self, q: Question, candidates: list[Candidate],
+               ranked: list[tuple[str, float]]) -> tuple[bool, str, dict[str, float]]:
+        """Whether the best candidate answers the question: (declined, reason, its evidence)."""
+        if q.other_game is not None:
+            return True, OTHER_GAME, {}
+        if not ranked:
+            return True, "no ruling shares anything with the question", {}
+        feats = dict(next(f for rid, f in candidates if rid == ranked[0][0]))
+        feats["p_top"] = ranked[0][1]
+        feats["p_gap"] = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+        if feats["card"] >= CARD_LOOKUP and feats["card_about"] >= CARD_LOOKUP_SHARE:
+            # A card lookup ("item 225", "chiling breth"): the ruling about that card answers,
+            # as GET /v1/rulings?card= would.
+            return False, "the question names a card this ruling is about", feats
+        p = self.calibration.answer.probability(feats)
+        feats["p_answer"] = p
+        if p < self.calibration.threshold:
+            return True, (f"no ruling answers it closely enough: the nearest covers "
+                          f"{feats['covered']:.0%} of what the question asks (confidence "
+                          f"{p:.2f}, below {self.calibration.threshold:.2f})"), feats
+        return False, f"a ruling answers it (confidence {p:.2f})", feats
 
     # -- the whole search ------------------------------------------------------------------
     def search(self, question: str, *, game: str | None = None, lang: str | None = None,
                k: int = 3) -> SearchResult:
         """The k best rulings for a question, and whether to decline."""
-        q = self.analyse(question, game=game, lang=lang)
-        return self.search_question(q, k=k)
+        return self.search_question(self.analyse(question, game=game, lang=lang), k=k)
 
     def search_question(self, q: Question, *, k: int = 3) -> SearchResult:
         """Search for an analysed question."""
         sig = self.signals(q)
-        fused = fuse(sig)
-        hits = self.collapse(fused, sig, q.lang, k)
+        candidates = self.candidates(q, sig)
+        ranked = self.rerank(candidates)
+        hits = self.collapse(ranked, sig, q.lang, k)
         game = q.game
         if game is None and hits and self.archive.records[hits[0].record_id].game in q.games_named:
             game = self.archive.records[hits[0].record_id].game  # several named: the one answered
-        declined, reason, features = self.decide(q, sig, fused, hits)
-        return SearchResult(q.text, q.lang, game, declined, hits, reason, features)
-
-
-def fuse(sig: Signals) -> dict[str, float]:
-    """Reciprocal-rank fusion of the three signals (higher is better)."""
-    fused: dict[str, float] = {}
-    for name, scores in (("dense", sig.dense), ("bm25", sig.bm25), ("card", sig.card)):
-        ranked = sorted(scores, key=lambda r: (-scores[r], r))
-        for rank, rid in enumerate(ranked):
-            fused[rid] = fused.get(rid, 0.0) + WEIGHTS[name] / (RRF_K + rank + 1)
-    return fused
+        declined, reason, feats = self.decide(q, candidates, ranked)
+        return SearchResult(q.text, q.lang, game, declined, hits, reason, feats)

@@ -246,6 +246,53 @@ def eval_(ctx, questions, out, as_json, failures):
     _emit(data, as_json, human)
 
 
+DEFAULT_QUESTION_SETS = ("../shared/eval/dev.yaml", "../shared/eval/dev-outside.yaml",
+                         "bench/eval/own.yaml", "bench/eval/own-outside.yaml")
+
+
+@cli.command()
+@click.argument("questions", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to save the calibration [default: indexer/calibration.json].")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("build/calibration-report.json"), show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+@one_line_errors
+def calibrate(ctx, questions, folds, out, report, as_json):
+    """Fit the reranker and the decline model on question sets (k-fold CV figures reported).
+
+    QUESTIONS default to the shared dev sets and the project's own (bench/eval/).
+    """
+    from indexer.archive import REPO_ROOT, write_atomic
+    from indexer.calibrate import calibrate as run
+    from indexer.evaluate import load_questions
+    from indexer.scoring import CALIBRATION_FILE
+    from indexer.search import Searcher
+    paths = list(questions) or [REPO_ROOT / p for p in DEFAULT_QUESTION_SETS]
+    sets = {Path(p).stem: load_questions(p) for p in paths}
+    searcher = _engine(ctx).searcher
+    keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False,
+                       cited_by_computation=searcher.cited_by_computation)
+    fitted, figures = run(searcher, sets, k=folds, keyless_searcher=keyless)
+    write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
+    write_atomic(report, json.dumps(figures, indent=1, ensure_ascii=False) + "\n")
+
+    def human(d: dict) -> str:
+        cols = ["hit@1", "hit@3", "wrongly_declined", "wrong_ruling_shown", "declined_unanswerable"]
+        fmt = lambda v: "   -  " if v is None else f"{v:6.3f}"  # noqa: E731
+        rows = [f"{'':34}" + " ".join(f"{c:>12}" for c in cols)]
+        for name, fig in [("held-out folds", d["held_out"]["overall"]),
+                          ("in-sample (the saved fit)", d["in_sample"]["overall"]),
+                          *[(f"  ablation: {k}"[:34], v) for k, v in d["ablation"].items()]]:
+            rows.append(f"{name:34}" + " ".join(f"{fmt(fig[c]):>12}" for c in cols))
+        rows.append("held-out hit@1 by language: " + ", ".join(
+            f"{lang} {f['hit@1']}" for lang, f in d["held_out"]["by_language"].items()))
+        return "\n".join(rows)
+    _emit(figures, as_json, human)
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=lambda: int(os.environ.get("PORT", 8000)), type=int, show_default="PORT or 8000")

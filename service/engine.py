@@ -47,7 +47,9 @@ def open_searcher(catalogue: Catalogue, settings: Settings) -> Searcher:
             raise
         log.warning("index missing or stale: rebuilding as told")
         index, _ = build_index(archive, embedder, settings.index_dir, show_progress=False)
-    return Searcher(archive, index, embedder, reader=QuestionReader(archive, catalogue.cards))
+    from service.computed import cited_by_computation
+    return Searcher(archive, index, embedder, reader=QuestionReader(archive, catalogue.cards),
+                    cited_by_computation=cited_by_computation)
 
 
 class Engine:
