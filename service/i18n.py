@@ -153,6 +153,9 @@ def _python_messages(path: Path) -> Iterator[Message]:
     with path.open("rb") as fh:
         for lineno, funcname, messages, _comments in extract_python(fh, PYTHON_KEYWORDS, [], {}):
             where = f"service/{path.relative_to(SERVICE)}:{lineno}"
+            wanted = 2 if funcname in ("pgettext", "ngettext") else 1
+            if isinstance(messages, tuple) and None in messages[:wanted]:
+                continue  # a call on a variable, not a literal: nothing to extract
             if funcname == "pgettext" and isinstance(messages, tuple):
                 yield messages[1], messages[0], where
             elif funcname == "ngettext" and isinstance(messages, tuple):
