@@ -54,6 +54,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(web)
     except ImportError:  # the page is optional for API-only deployments
         pass
+    from service.interactions import interactions  # Discord over HTTP (off without its key)
+    app.register_blueprint(interactions)
     _register_errors(app)
     if app.config["EAGER_LOAD"]:
         with app.app_context():
