@@ -187,6 +187,14 @@ def test_the_permalink_in_the_reader_language(fast_client):
     assert missing.status_code == 404 and "Esta regla no existe" in missing.get_data(as_text=True)
 
 
+def test_every_script_message_is_extracted():
+    """A t("...") the extractor misses (nested in another call, say) would never be translated."""
+    from tests.test_web import STATIC
+    for name in ("app.js", "board.js"):
+        literals = re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', (STATIC / name).read_text())
+        assert literals and set(literals) <= i18n.script_msgids(), name
+
+
 def test_the_page_script_has_no_english_of_its_own():
     """The page's own words come from the catalogue (t()), not string literals."""
     from tests.test_web import STATIC

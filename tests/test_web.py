@@ -360,6 +360,22 @@ def test_browser_monster_board_solves_a_click_built_room(page, live_server):
 
 
 @pytest.mark.browser
+def test_browser_monster_board_in_another_language(page, live_server):
+    page.goto(live_server + "/?ui=it")
+    hex_at(page, 0, 0).wait_for()
+    assert page.locator("#mb-board svg").get_attribute("aria-label") == "Tabellone, 10 colonne per 7 righe"
+    hex_at(page, 1, 2).click()
+    assert hex_at(page, 1, 2).get_attribute("aria-label") == "esagono 1,2: mostro"
+    assert page.locator("#mb-status").inner_text() == "Collocato sull'esagono 1,2: mostro."
+    pick(page, "icy")
+    hex_at(page, 2, 2).click()
+    assert hex_at(page, 2, 2).get_attribute("aria-label") == "esagono 2,2: terreno ghiacciato"
+    page.click("#mb-clear")
+    page.click("#board-form button[type=submit]")
+    assert page.locator("#board-result .error").inner_text() == "Prima colloca il mostro sul tabellone."
+
+
+@pytest.mark.browser
 def test_browser_monster_board_shows_errors(page, live_server):
     page.goto(live_server + "/")
     hex_at(page, 0, 0).wait_for()
