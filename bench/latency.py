@@ -1,5 +1,10 @@
 """Latency: in-process ``engine.ask`` beside the bare model, where the time goes, and HTTP
-throughput/latency against a real gunicorn server at 1, 8 and 32 concurrent clients."""
+throughput/latency against a real gunicorn server at 1, 8 and 32 concurrent clients, beside the
+bare torch embedding of the same questions; cold start, resident memory of the serving
+processes, and the query cache's effect on repeated questions (reported apart).
+
+    python -m bench.latency [--requests N] [--index DIR]   (the HTTP part alone)
+"""
 from __future__ import annotations
 
 import asyncio
@@ -17,17 +22,17 @@ from bench.common import REPO, load_dev_questions, log, percentiles
 
 def in_process(engine, repetitions: int = 3) -> dict:
     """ask and bare embedding interleaved question by question (same load for both)."""
-    from indexer.embedder import encode_queries
     from indexer.search import Signals, fuse
 
-    questions = [q.q for q in load_dev_questions()]
+    base = [q.q for q in load_dev_questions()]
     emb = engine.searcher.embedder
-    for q in questions[:5]:  # warm-up (first calls allocate)
-        engine.ask(q)
+    for q in base[:5]:  # warm-up (first calls allocate)
+        engine.ask(distinct(q, -1))
         emb.encode(["query: " + q])
     ask_ms, bare_ms = [], []
-    for _ in range(repetitions):
-        for q in questions:
+    for rep in range(repetitions):
+        # Each repetition asks new variants, so the query cache never answers for the model.
+        for q in (distinct(q, rep) for q in base):
             t = time.perf_counter()
             engine.ask(q)
             ask_ms.append((time.perf_counter() - t) * 1000)
@@ -47,7 +52,7 @@ def in_process(engine, repetitions: int = 3) -> dict:
         stages[name].append((time.perf_counter() - t) * 1000)
         return out
 
-    for q in questions:
+    for q in (distinct(q, repetitions) for q in base):
         question = timed("analyse", lambda: s.analyse(q))
         allowed = s.allowed(question)
         sig = Signals(dense=timed("dense", lambda: s.dense(question, allowed)),
@@ -60,10 +65,22 @@ def in_process(engine, repetitions: int = 3) -> dict:
     # The dense stage is the question's embedding plus the FAISS search; the rest is not model.
     non_model = round(sum(v for k, v in breakdown.items() if k != "dense"), 3)
     ratio = round(ask["p50"] / bare["p50"], 3) if bare["p50"] else None
-    return {"questions": len(questions), "repetitions": repetitions, "ask_ms": ask,
+    return {"questions": len(base), "repetitions": repetitions, "ask_ms": ask,
             "bare_embedding_ms": bare, "ratio_p50": ratio, "target_ratio_p50": 1.5,
             "target_met": ratio is not None and ratio <= 1.5,
             "stage_median_ms": breakdown, "non_model_median_ms_sum": non_model}
+
+
+# -- questions, processes, memory ---------------------------------------------------------
+def distinct(question: str, n: int) -> str:
+    """`question` made unique by a letter tag (no digits: a number would fire the card lookup)."""
+    if n < 0:
+        return question + " (warm-up)"
+    tag, n = "", n + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        tag = chr(ord("a") + r) + tag
+    return f"{question} (ref {tag})"
 
 
 def _free_port() -> int:
@@ -72,25 +89,100 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-async def _load(url: str, questions: list[str], clients: int, total: int) -> dict:
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants (from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry.name))
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(parents.get(p, []))
+    return tree
+
+
+def serving_memory(pid: int) -> dict:
+    """Memory of a server and its workers: summed VmRSS (counts pages shared after fork once
+    per process) and summed Pss (shares them out: the memory the processes really hold)."""
+    rss = pss = 0
+    per_process = []
+    for p in process_tree(pid):
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            rollup = Path(f"/proc/{p}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        vm = next(int(l.split()[1]) for l in status.splitlines() if l.startswith("VmRSS:"))
+        ps = next(int(l.split()[1]) for l in rollup.splitlines() if l.startswith("Pss:"))
+        rss, pss = rss + vm, pss + ps
+        per_process.append({"pid": p, "rss_mb": round(vm / 1024, 1), "pss_mb": round(ps / 1024, 1)})
+    return {"processes": len(per_process), "rss_mb_sum": round(rss / 1024, 1),
+            "pss_mb_sum": round(pss / 1024, 1), "per_process": per_process}
+
+
+def start_server(index_dir: Path, argv: list[str] | None = None, env: dict | None = None,
+                 question: str = "How many cards can I hold?") -> tuple[subprocess.Popen, str, float]:
+    """Start a server on a free port; returns (process, url, seconds from start to first answer)."""
+    import httpx
+
+    port = _free_port()
+    full_env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port),
+                    ACCESS_LOG="", TOKENIZERS_PARALLELISM="false", **(env or {}))
+    full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), full_env.get("PYTHONPATH")]))
+    argv = [a.replace("{port}", str(port)) for a in
+            (argv or [sys.executable, "-m", "service.cli", "serve", "--port", "{port}"])]
+    url = f"http://127.0.0.1:{port}"
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=REPO, env=full_env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {proc.stderr.read()[-2000:]}")
+        try:
+            if httpx.get(f"{url}/v1/ask", params={"q": question}, timeout=60).status_code == 200:
+                return proc, url, time.perf_counter() - t0
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    stop_server(proc)
+    raise RuntimeError("server gave no answer within 300 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+# -- load -----------------------------------------------------------------------------------
+async def _load(url: str, questions: list[str], clients: int, total: int | None = None,
+                duration_s: float | None = None, keep_samples: bool = False) -> dict:
+    """`clients` connections asking GET /v1/ask for each question in turn, until `total`
+    requests or `duration_s` seconds, whichever comes first."""
     import httpx
 
     latencies: list[float] = []
     errors: list[str] = []
-    queue: asyncio.Queue = asyncio.Queue()
-    for i in range(total):
-        queue.put_nowait(questions[i % len(questions)])
+    todo = iter(questions[:total] if total else questions)
+    stop_at = time.monotonic() + duration_s if duration_s else None
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
         async def worker():
-            while True:
-                try:
-                    q = queue.get_nowait()
-                except asyncio.QueueEmpty:
+            for q in todo:
+                if stop_at and time.monotonic() > stop_at:
                     return
                 t = time.perf_counter()
                 try:
-                    r = await client.post("/v1/ask", json={"question": q})
+                    r = await client.get("/v1/ask", params={"q": q})
                     if r.status_code != 200 or "matches" not in r.json():
                         errors.append(f"HTTP {r.status_code}")
                 except (httpx.HTTPError, ValueError) as exc:
@@ -100,58 +192,137 @@ async def _load(url: str, questions: list[str], clients: int, total: int) -> dic
         t0 = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(clients)))
         wall = time.perf_counter() - t0
-    return {"clients": clients, "requests": total, "wall_s": round(wall, 2),
-            "throughput_rps": round(total / wall, 2), "latency_ms": percentiles(latencies),
-            "errors": len(errors), "error_kinds": sorted(set(errors))}
+    return {"clients": clients, "requests": len(latencies), "wall_s": round(wall, 2),
+            "throughput_rps": round(len(latencies) / wall, 2), "latency_ms": percentiles(latencies),
+            "errors": len(errors), "error_kinds": sorted(set(errors)),
+            **({"samples_ms": latencies} if keep_samples else {})}
 
 
-def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32)) -> dict:
-    import httpx
+def bare_torch_ms(questions: list[str]) -> dict:
+    """One question at a time through sentence-transformers (torch), the reference: at torch's
+    default threads (one per core) and at one thread (on a busy machine the default can be
+    ten times slower, see bench.backends.TorchThreads); `best_p50` is the lower median."""
+    import torch
 
-    questions = [q.q for q in load_dev_questions()]
-    port = _free_port()
-    env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port), ACCESS_LOG="/dev/null",
-               TOKENIZERS_PARALLELISM="false")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-    url = f"http://127.0.0.1:{port}"
-    t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+    from bench.backends import TorchThreads
+    from indexer.embedder import SentenceEmbedder, model_setting
+
+    torch_embedder = SentenceEmbedder(model_setting())
+    out: dict = {}
+    for threads in sorted({torch.get_num_threads(), 1}, reverse=True):
+        timed = TorchThreads(torch_embedder, threads)
+        for q in questions[:5]:
+            timed.encode(["query: " + q])
+        samples = []
+        for q in questions:
+            t = time.perf_counter()
+            timed.encode(["query: " + q])
+            samples.append((time.perf_counter() - t) * 1000)
+        out[f"{threads}_threads"] = percentiles(samples)
+    out["best_p50"] = min(v["p50"] for v in out.values())
+    return out
+
+
+def cache_effect(url: str, questions: list[str]) -> dict:
+    """The same questions asked twice by one client over one kept-alive connection, so both
+    rounds reach the same worker (each worker process has its own cache): first new to the
+    cache, then cached."""
+    run = asyncio.run(_load(url, questions + questions, 1, keep_samples=True))
+    samples = run["samples_ms"]
+    return {"questions": len(questions), "first_ms": percentiles(samples[:len(questions)]),
+            "repeated_ms": percentiles(samples[len(questions):]), "errors": run["errors"]}
+
+
+def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
+         max_seconds_per_level: float = 30.0) -> dict:
+    """HTTP load at each level with distinct questions, beside bare torch in the same run."""
+    base = [q.q for q in load_dev_questions()]
+    bare = bare_torch_ms(base)
+    log(f"http: bare torch embedding {bare} (server not yet started)")
+    proc, url, cold = start_server(index_dir)
+    counter = iter(range(10**9))
+    fresh = lambda n: [distinct(base[i % len(base)], next(counter)) for i in range(n)]
     try:
-        cold = None
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read()[-2000:]}")
-            try:
-                r = httpx.post(f"{url}/v1/ask", json={"question": questions[0]}, timeout=60)
-                if r.status_code == 200:
-                    cold = time.perf_counter() - t0
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        if cold is None:
-            raise RuntimeError("server gave no answer within 300 s")
-        log(f"http: cold start to first answer {cold:.1f}s")
-        asyncio.run(_load(url, questions, 4, 16))  # warm-up
+        log(f"http: cold start to first answer {cold:.2f}s")
+        asyncio.run(_load(url, fresh(16), 4))  # warm-up: every worker answers once or more
         results = []
         for clients in levels:
-            res = asyncio.run(_load(url, questions, clients, requests_per_level))
+            res = asyncio.run(_load(url, fresh(requests_per_level), clients,
+                                    duration_s=max_seconds_per_level))
             log(f"http {clients} clients: {res['throughput_rps']} rps p50 {res['latency_ms']['p50']} "
                 f"p99 {res['latency_ms']['p99']} errors {res['errors']}")
             results.append(res)
+        memory = serving_memory(proc.pid)
+        cache = cache_effect(url, fresh(60))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
     at8 = next((r for r in results if r["clients"] == 8), None)
-    return {"server": "rulings serve (gunicorn gthread, WEB_WORKERS=%s, WEB_THREADS=%s)" % (
-                os.environ.get("WEB_WORKERS", 1), os.environ.get("WEB_THREADS", 8)),
-            "endpoint": "POST /v1/ask", "cold_start_to_first_answer_s": round(cold, 2),
-            "levels": results,
-            "target_p99_ms_at_8": 100,
-            "target_met": bool(at8 and at8["latency_ms"]["p99"] is not None and at8["latency_ms"]["p99"] < 100),
-            "note": "client and server share the machine's cores (loopback)"}
+    ratio = round(at8["latency_ms"]["p99"] / bare["best_p50"], 2) if at8 else None
+    from indexer.embedder import backend_setting
+    from service.wsgi import web_threads, web_workers
+    return {"server": f"rulings serve (gunicorn gthread, {web_workers()} workers x {web_threads()} "
+                      f"threads, backend {backend_setting()})",
+            "endpoint": "GET /v1/ask, every question made unique", "cold_start_to_first_answer_s":
+                round(cold, 2), "target_cold_start_s": 3.0, "levels": results,
+            "bare_torch_ms": bare, "p99_at_8_over_bare_torch_p50": ratio, "target_ratio": 2.5,
+            "target_met": bool(ratio is not None and ratio <= 2.5 and at8["errors"] == 0),
+            "memory": memory, "target_memory_mb": 600, "cache": cache,
+            "note": f"client and server share the machine's {os.cpu_count()} cores (loopback); "
+                    f"load average {os.getloadavg()[0]:.2f} at the end"}
+
+
+def render_http(h: dict) -> list[str]:
+    """The HTTP section of bench/report.md."""
+    if "skipped" in h:
+        return [f"Skipped: {h['skipped']}.", ""]
+    bare, mem, cache = h["bare_torch_ms"], h["memory"], h["cache"]
+    out = [f"{h['server']}, {h['endpoint']}; {h['note']}.", "",
+           "| clients | requests | req/s | p50 ms | p99 ms | errors |", "|---|---|---|---|---|---|"]
+    out += [f"| {lv['clients']} | {lv['requests']} | {lv['throughput_rps']} | {lv['latency_ms']['p50']} | "
+            f"{lv['latency_ms']['p99']} | {lv['errors']} |" for lv in h["levels"]]
+    met = lambda ok: "met" if ok else "missed"
+    out += ["", "Baseline, same run, server not yet started: one bare torch embedding "
+                "(sentence-transformers) of the same questions, p50 " + ", ".join(
+                    f"{k.replace('_', ' ')} {v['p50']} ms" for k, v in bare.items() if k != "best_p50")
+            + f"; the ratio below divides by the lower, {bare['best_p50']} ms.",
+            f"p99 at 8 clients / bare torch p50: **{h['p99_at_8_over_bare_torch_p50']}** "
+            f"(target <= {h['target_ratio']} with 0 errors: {met(h['target_met'])}).", "",
+            "| figure | measured | target |", "|---|---|---|",
+            f"| cold start, process start to first answer | {h['cold_start_to_first_answer_s']} s | "
+            f"< {h['target_cold_start_s']} s ({met(h['cold_start_to_first_answer_s'] < h['target_cold_start_s'])}) |",
+            f"| memory of the serving processes ({mem['processes']}: master + workers), summed PSS "
+            f"| {mem['pss_mb_sum']} MB | < {h['target_memory_mb']} MB "
+            f"({met(mem['pss_mb_sum'] < h['target_memory_mb'])}) |",
+            f"| the same, summed VmRSS (counts pages shared after the fork once per process) "
+            f"| {mem['rss_mb_sum']} MB | |", "",
+            f"Query cache (one per worker), reported apart: {cache['questions']} new questions asked "
+            f"by one client over one connection, "
+            f"p50 {cache['first_ms']['p50']} ms; the same questions again (answered from the cache), "
+            f"p50 {cache['repeated_ms']['p50']} ms.", ""]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the HTTP part alone against a fresh index (or --index) and print JSON."""
+    import argparse
+    import json
+    import tempfile
+
+    parser = argparse.ArgumentParser(description="HTTP latency, memory and cold start")
+    parser.add_argument("--requests", type=int, default=144)
+    parser.add_argument("--index", type=Path, default=None, help="an index built with the backend")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="rulings-latency-") as tmp:
+        index_dir = args.index
+        if index_dir is None:
+            from indexer.archive import load_archive
+            from indexer.embedder import load_embedder
+            from indexer.index import build_index
+            index_dir = Path(tmp) / "index"
+            build_index(load_archive(), load_embedder(), index_dir, show_progress=False)
+        print(json.dumps(http(index_dir, args.requests), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """``make bench``: quality, latency and scale benchmarks -> bench/report.json + bench/report.md.
 
-    python -m bench.run [--budget SECONDS] [--sections quality,latency,http,scale]
+    python -m bench.run [--budget SECONDS] [--sections quality,backends,latency,http,scale,monster]
 
 Every figure stands beside a baseline measured in the same run. The whole run keeps to the
 budget (default 19 min): the scale section gets what is left, and skips with a line what would
@@ -26,7 +26,7 @@ OUT_DIR = REPO / "bench"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=19 * 60, help="seconds for the whole run")
-    parser.add_argument("--sections", default="quality,latency,http,scale")
+    parser.add_argument("--sections", default="quality,backends,latency,http,monster,scale")
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--sizes", default="10000,100000,1000000", help="scale sizes (vectors)")
     parser.add_argument("--http-requests", type=int, default=144, help="requests per concurrency level")
@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         if "quality" in sections:
             from bench.quality import run_quality
             report["quality"] = run_quality(archive, embedder, index)
+        if "backends" in sections:
+            from bench.backends import run_backends
+            report["backends"] = run_backends(archive)
         if "latency" in sections or "http" in sections:
             from bench import latency
             if "latency" in sections:
@@ -71,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
                     report["http"] = latency.http(index_dir, args.http_requests)
                 else:
                     report["http"] = {"skipped": f"only {left():.0f} s of the budget left"}
+    if "monster" in sections:
+        from bench.monster import run_monster_bench
+        report["monster"] = run_monster_bench()
+        log(f"monster solver: worst median {report['monster']['worst_median_s']} s")
     if "scale" in sections:
         from bench.scale import run_scale
         report["scale"] = run_scale(embedder, budget_s=left() - 20,
@@ -147,20 +154,22 @@ def render(r: dict) -> str:
     h = r.get("http")
     if h:
         out += ["## Latency over HTTP (gunicorn, loopback)", ""]
-        if "skipped" in h:
-            out += [f"Skipped: {h['skipped']}.", ""]
-        else:
-            out += [f"{h['server']}, {h['endpoint']}; {h['note']}. Cold start (process start to first "
-                    f"answer): **{h['cold_start_to_first_answer_s']} s** (baseline: model load alone "
-                    f"{r['model']['load_s']} s in this process).", "",
-                    "| clients | requests | req/s | p50 ms | p99 ms | errors |", "|---|---|---|---|---|---|"]
-            for lv in h["levels"]:
-                out.append(f"| {lv['clients']} | {lv['requests']} | {lv['throughput_rps']} | "
-                           f"{lv['latency_ms']['p50']} | {lv['latency_ms']['p99']} | {lv['errors']} |")
-            if lat:
-                out += ["", f"Baseline: one bare embedding in-process, p50 {lat['bare_embedding_ms']['p50']} ms "
-                        f"(single-client throughput ceiling ~{1000 / lat['bare_embedding_ms']['p50']:.0f} req/s)."]
-            out += ["", f"Target p99 < 100 ms at 8 clients: {'met' if h['target_met'] else 'missed'}.", ""]
+        from bench.latency import render_http
+        out += render_http(h)
+    b = r.get("backends")
+    if b:
+        from bench.backends import render as render_backends
+        out += ["## Embedding backends (torch, ONNX fp32, ONNX int8)", "", *render_backends(b), ""]
+    mb = r.get("monster")
+    if mb:
+        out += ["## Monster solver (large boards)", "",
+                f"{mb['board']}: median of the runs per board (target: under {mb['target_s']} s).",
+                "", "| board | median s | max s |", "|---|---|---|"]
+        for label, row in mb["boards"].items():
+            out.append(f"| {label} | {_f(row.get('median_s'), 4)} | {_f(row.get('max_s'), 4)} |"
+                       if "error" not in row else f"| {label} | refused: {row['error']} | |")
+        out += ["", f"Worst median {_f(mb['worst_median_s'], 4)} s: target "
+                f"{'met' if mb['target_met'] else 'missed'}.", ""]
     s = r.get("scale")
     if s:
         out += ["## Scale (synthetic 384-d vectors)", "",

@@ -4,34 +4,44 @@ Hexes are addressed ``(column, row)``; odd columns sit half a hex toward higher 
 neighbours of ``(c, r)`` are ``(c, r-1)``, ``(c, r+1)`` and, for even ``c``, ``(c±1, r-1)``,
 ``(c±1, r)``; for odd ``c``, ``(c±1, r)``, ``(c±1, r+1)``.
 
-Geometry is exact integer arithmetic: with hex radius 1 the centre of ``(c, r)`` is at
-``(1.5 c, √3 (r + (c & 1) / 2))``; we scale x by 80 and y by 80/√3, an affine map that keeps
-every incidence (crossing, touching, collinearity) unchanged, so that centre, corners and
-edge midpoints all land on integers: centre ``(120 c, 80 r + 40 (c & 1))``, corners at
-``(±80, 0)``, ``(±40, ±40)`` from it.
+Geometry is exact integer (or rational) arithmetic: with hex radius 1 the centre of ``(c, r)``
+is at ``(1.5 c, √3 (r + (c & 1) / 2))``; we scale x by 80 and y by 80/√3, an affine map that
+keeps every incidence (crossing, touching, collinearity) unchanged, so that centre, corners
+and edge midpoints all land on integers: centre ``(120 c, 80 r + 40 (c & 1))``, corners at
+``(±80, 0)``, ``(±40, ±40)`` from it. No tolerance is used anywhere: a line that passes a wall
+corner by a hair is clear, one that touches it is blocked.
 
-Line of sight (``Board.sees``) is a segment from a sample point of one hex to a sample point of
-the other that touches no wall line. Wall lines are the edges between a room hex and a wall or
-off-map hex, and the thin walls. Sample points: Gloomhaven, the 6 corners (corner to corner);
-Frosthaven ("any point of the hex"), the centre, the corners and the edge midpoints. Each is
-pulled an infinitesimal ε toward its own hex's centre (exactly: see EPS_SCALE), so a line may
-start at a corner lying on a wall but must leave through the room: a line from a corner of a
-hex along a corridor wall sees down the corridor, while two hexes meeting only at a wall
-junction, or separated by a thin wall, do not see each other.
+Wall lines (what blocks line of sight) are the edges between a room hex and a wall hex, the
+diagonals of every wall hex (so no line passes through one), and the thin walls; the map's
+outer edge is not a wall (the board is the part of the room drawn, as in the published puzzle
+boards). ``Board.sees`` has three rules (``los_points``):
+
+- ``"strict-corners"`` (Gloomhaven, the corner-to-corner rule): a segment from a corner of one
+  hex to a corner of the other touching no wall line; a corner that touches a wall line cannot
+  be used, so a hex all of whose corners touch walls sees no other hex.
+- ``"any"`` (Frosthaven, "any part of the hex"): some segment from a point of one hex to a
+  point of the other touches no wall line, decided exactly (checker.hexsight).
+- ``"corners"``: the earlier corner rule, kept for callers that use it: each corner pulled an
+  infinitesimal ε toward its own hex's centre (exactly: see checker.hexsight.EPS_SCALE), so a
+  line may start at a corner lying on a wall if it leaves through the room.
+
+``Board.sight_line`` gives the clear segment itself (scaled coordinates, maybe fractions).
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from checker.hexsight import (EPS_SCALE, Point, Segment, any_point_line, pulled,  # noqa: F401
+                              pulled_corners_line, scaled, segments_touch)
+
 Hex = tuple[int, int]
-Point = tuple[int, int]
 
 # Directions 0..5: N, NE, SE, S, SW, NW; (dc, dr) for even and for odd columns.
 _DIRS_EVEN: tuple[Hex, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _DIRS_ODD: tuple[Hex, ...] = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
 DIRECTIONS = range(6)
+LOS_RULES = ("strict-corners", "any", "corners")
 
 # Corner offsets (scaled), clockwise on screen (y grows downward) from the east corner.
 _CORNERS: tuple[Point, ...] = ((80, 0), (40, 40), (-40, 40), (-80, 0), (-40, -40), (40, -40))
@@ -75,10 +85,12 @@ def corners(h: Hex) -> list[Point]:
     return [(cx + dx, cy + dy) for dx, dy in _CORNERS]
 
 
-def edge_midpoints(h: Hex) -> list[Point]:
-    cs = corners(h)
-    return [((cs[i][0] + cs[(i + 1) % 6][0]) // 2, (cs[i][1] + cs[(i + 1) % 6][1]) // 2)
-            for i in range(6)]
+def _edge(h: Hex, d: int) -> tuple[Point, Point]:
+    """The edge of h toward direction d (its two corners, sorted): corners d+4 and d+5."""
+    cx, cy = centre(h)
+    (ax, ay), (bx, by) = _CORNERS[(d + 4) % 6], _CORNERS[(d + 5) % 6]
+    p, q = (cx + ax, cy + ay), (cx + bx, cy + by)
+    return (p, q) if p <= q else (q, p)
 
 
 def shared_edge(a: Hex, b: Hex) -> tuple[Point, Point]:
@@ -89,48 +101,7 @@ def shared_edge(a: Hex, b: Hex) -> tuple[Point, Point]:
     return common[0], common[1]
 
 
-# --- exact geometry with an infinitesimal ε -----------------------------------------------
-# A sample point p of a hex with centre c is taken at p + ε (c - p). With every coordinate
-# multiplied by K = 1 / ε this is the integer point K p + (c - p). On a board of at most
-# 50 x 50 hexes every orientation (cross product) of such points is a polynomial
-# a0 + a1 ε + a2 ε² with integer coefficients |a1| < 10^8, |a2| < 10^5, so with K = 10^9 its
-# sign is exactly the sign of its first non-zero coefficient: the result is the one for an
-# infinitesimal ε, in plain integer arithmetic.
-
-EPS_SCALE = 10 ** 9
-
-
-def _side(o: Point, u: Point, v: Point) -> int:
-    """Sign of cross(u - o, v - o): which side of line o-u the point v is on (0: on it)."""
-    cross = (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
-    return (cross > 0) - (cross < 0)
-
-
-def _on_box(o: Point, u: Point, v: Point) -> bool:
-    """v (collinear with o-u) lies on the closed segment o-u."""
-    return (min(o[0], u[0]) <= v[0] <= max(o[0], u[0])
-            and min(o[1], u[1]) <= v[1] <= max(o[1], u[1]))
-
-
-def segments_touch(p: Point, q: Point, a: Point, b: Point) -> bool:
-    """Closed segments p-q and a-b share at least one point."""
-    d1, d2, d3, d4 = _side(a, b, p), _side(a, b, q), _side(p, q, a), _side(p, q, b)
-    if d1 * d2 < 0 and d3 * d4 < 0:
-        return True
-    return ((d1 == 0 and _on_box(a, b, p)) or (d2 == 0 and _on_box(a, b, q))
-            or (d3 == 0 and _on_box(p, q, a)) or (d4 == 0 and _on_box(p, q, b)))
-
-
-def pulled(p: Point, c: Point) -> Point:
-    """p moved ε toward c, in coordinates scaled by EPS_SCALE."""
-    return (EPS_SCALE * p[0] + c[0] - p[0], EPS_SCALE * p[1] + c[1] - p[1])
-
-
-def scaled(p: Point) -> Point:
-    return (EPS_SCALE * p[0], EPS_SCALE * p[1])
-
-
-# --- the board -----------------------------------------------------------------------------
+# --- the board ---------------------------------------------------------------------------------
 
 @dataclass
 class Board:
@@ -140,25 +111,52 @@ class Board:
     height: int
     walls: frozenset[Hex]
     thin_walls: frozenset[frozenset[Hex]]
-    los_points: str = "corners"  # "corners" (Gloomhaven) or "any" (Frosthaven sampling)
-    _wall_lines: list[tuple[Point, Point]] = field(default_factory=list, repr=False)
-    _wall_boxes: list[tuple[Point, Point, int, int, int, int]] = field(default_factory=list,
+    los_points: str = "corners"  # one of LOS_RULES (see the module docstring)
+    _adj: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict, repr=False)
+    _steps: dict[Hex, tuple[tuple[int, Hex], ...]] = field(default_factory=dict, repr=False)
+    _walls_at: dict[Hex, list[tuple[Point, Point]]] = field(default_factory=dict, repr=False)
+    _wall_points: set[Point] = field(default_factory=set, repr=False)
+    _los_cache: dict[tuple[Hex, Hex], Segment | None] = field(default_factory=dict,
+                                                               repr=False)
+    _range_cache: dict[tuple[Hex, int | None], dict[Hex, int]] = field(default_factory=dict,
                                                                       repr=False)
-    _los_cache: dict[tuple[Hex, Hex], bool] = field(default_factory=dict, repr=False)
-    _range_cache: dict[Hex, dict[Hex, int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        lines: set[tuple[Point, Point]] = set()
-        for h in self.room_hexes():
-            for n in neighbours(h):
-                if not self.is_room(n):
-                    lines.add(shared_edge(h, n))
-        for pair in self.thin_walls:
-            a, b = tuple(pair)
-            lines.add(shared_edge(a, b))
-        self._wall_lines = sorted(lines)
-        self._wall_boxes = [(u, v, min(u[0], v[0]), max(u[0], v[0]), min(u[1], v[1]),
-                             max(u[1], v[1])) for u, v in self._wall_lines]
+        if self.los_points not in LOS_RULES:
+            raise ValueError(f"los_points must be one of {LOS_RULES}")
+        width, height, walls, thin = self.width, self.height, self.walls, self.thin_walls
+        for c in range(width):
+            dirs = _DIRS_ODD if c & 1 else _DIRS_EVEN
+            for r in range(height):
+                h = (c, r)
+                if h in walls:
+                    # A wall hex blocks every line through it, also one entering from outside
+                    # the map: its three diagonals are wall lines.
+                    cs = corners(h)
+                    for i in range(3):
+                        self._add_wall_line(h, tuple(sorted((cs[i], cs[i + 3]))))
+                    continue
+                steps = []
+                for d, (dc, dr) in enumerate(dirs):
+                    n = (c + dc, r + dr)
+                    if not (0 <= n[0] < width and 0 <= n[1] < height):
+                        continue
+                    if n in walls:
+                        self._add_wall_line(h, _edge(h, d))
+                    elif not thin or frozenset((h, n)) not in thin:
+                        steps.append((d, n))
+                self._steps[h] = tuple(steps)
+                self._adj[h] = tuple(n for _, n in steps)
+        for pair in thin:
+            a, b = sorted(pair)
+            self._add_wall_line(a, shared_edge(a, b))
+
+    def _add_wall_line(self, h: Hex, line: tuple[Point, Point]) -> None:
+        """Index a wall line under a hex it borders (where sight tests look for it)."""
+        lines = self._walls_at.setdefault(h, [])
+        if line not in lines:
+            lines.append(line)
+            self._wall_points.update(line)
 
     def on_map(self, h: Hex) -> bool:
         return 0 <= h[0] < self.width and 0 <= h[1] < self.height
@@ -179,79 +177,88 @@ class Board:
         """Moving from room hex a to its neighbour b crosses no wall."""
         return self.is_room(b) and not self.crosses_thin_wall(a, b)
 
+    def room_neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The neighbours of room hex h reachable without crossing a wall."""
+        return self._adj.get(h, ())
+
+    def room_steps(self, h: Hex) -> tuple[tuple[int, Hex], ...]:
+        """(direction, neighbour) for each step from room hex h that crosses no wall."""
+        return self._steps.get(h, ())
+
     def adjacent(self, a: Hex, b: Hex) -> bool:
         """Neighbours not separated by a wall line."""
-        return are_neighbours(a, b) and self.passable_step(a, b)
+        return b in self._adj.get(a, ())
 
-    def range_distances(self, origin: Hex) -> dict[Hex, int]:
-        """Hex distance from origin counted around walls (through anything else)."""
-        cached = self._range_cache.get(origin)
+    def range_distances(self, origin: Hex, limit: int | None = None) -> dict[Hex, int]:
+        """Hex distance from origin counted around walls (through anything else); with
+        `limit`, only the hexes within that distance."""
+        key = (origin, limit)
+        cached = self._range_cache.get(key)
         if cached is not None:
             return cached
         dist = {origin: 0}
-        queue = deque([origin])
-        while queue:
-            h = queue.popleft()
-            for n in neighbours(h):
-                if n not in dist and self.passable_step(h, n):
-                    dist[n] = dist[h] + 1
-                    queue.append(n)
-        self._range_cache[origin] = dist
+        frontier = [origin]
+        adj, d = self._adj, 0
+        while frontier and (limit is None or d < limit):
+            d += 1
+            nxt = []
+            for h in frontier:
+                for n in adj.get(h, ()):
+                    if n not in dist:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        self._range_cache[key] = dist
         return dist
 
     def range_distance(self, a: Hex, b: Hex) -> int | None:
         return self.range_distances(a).get(b)
 
-    def _samples(self, h: Hex) -> list[Point]:
-        """Sample points of h, pulled ε toward its centre (scaled coordinates)."""
-        c = centre(h)
-        pts = corners(h)
-        if self.los_points == "any":
-            pts = [c] + pts + edge_midpoints(h)
-        return [pulled(p, c) for p in pts]
-
     def sees(self, a: Hex, b: Hex) -> bool:
         """Line of sight between hexes a and b (see the module docstring)."""
-        if a == b:
-            return True
-        key = (a, b) if a <= b else (b, a)
-        cached = self._los_cache.get(key)
-        if cached is None:
-            cached = self._compute_sees(*key)
-            self._los_cache[key] = cached
-        return cached
+        return a == b or self._line(a, b) is not None
 
-    def _compute_sees(self, a: Hex, b: Hex) -> bool:
+    def sight_line(self, a: Hex, b: Hex) -> Segment | None:
+        """A clear line from a point of hex a to a point of hex b (scaled coordinates,
+        possibly fractions), or None without line of sight. "strict-corners": two corners;
+        "corners": the two corners whose segment is clear once pulled ε inward."""
+        if a == b:
+            return centre(a), centre(a)
+        line = self._line(a, b)
+        if line is None or (a, b) == tuple(sorted((a, b))):
+            return line
+        return line[1], line[0]
+
+    def _line(self, a: Hex, b: Hex) -> Segment | None:
+        key = (a, b) if a <= b else (b, a)
+        if key not in self._los_cache:
+            self._los_cache[key] = self._compute_line(*key)
+        return self._los_cache[key]
+
+    def _near_walls(self, a: Hex, b: Hex) -> list[tuple[Point, Point]]:
+        """The wall lines that may touch a segment between the two hexes."""
         ca, cb = centre(a), centre(b)
         xlo, xhi = min(ca[0], cb[0]) - 80, max(ca[0], cb[0]) + 80
         ylo, yhi = min(ca[1], cb[1]) - 40, max(ca[1], cb[1]) + 40
-        near = [(scaled(u), scaled(v)) for u, v, x0, x1, y0, y1 in self._wall_boxes
-                if x1 >= xlo and x0 <= xhi and y1 >= ylo and y0 <= yhi]
-        if not near:
-            return True
-        pa, pb = self._samples(a), self._samples(b)
-        # Side of each wall line's supporting line for every sample point, computed once.
-        side_a = [[_side(u, v, p) for u, v in near] for p in pa]
-        side_b = [[_side(u, v, q) for u, v in near] for q in pb]
-        for p, sp in zip(pa, side_a):
-            for q, sq in zip(pb, side_b):
-                if not self._blocked(p, sp, q, sq, near):
-                    return True
-        return False
+        out = []
+        for c in range(min(a[0], b[0]) - 1, max(a[0], b[0]) + 2):
+            for r in range(min(a[1], b[1]) - 2, max(a[1], b[1]) + 3):
+                for u, v in self._walls_at.get((c, r), ()):
+                    if (max(u[0], v[0]) >= xlo and min(u[0], v[0]) <= xhi
+                            and max(u[1], v[1]) >= ylo and min(u[1], v[1]) <= yhi):
+                        out.append((u, v))
+        return out
 
-    @staticmethod
-    def _blocked(p: Point, sp: list[int], q: Point, sq: list[int],
-                 near: list[tuple[Point, Point]]) -> bool:
-        """Whether segment p-q touches one of the wall lines `near`."""
-        for i, (u, v) in enumerate(near):
-            s1, s2 = sp[i], sq[i]
-            if s1 * s2 > 0:
-                continue  # both ends strictly on one side of the wall line
-            d3, d4 = _side(p, q, u), _side(p, q, v)
-            if d3 * d4 > 0:
-                continue
-            if s1 and s2 and d3 and d4:
-                return True  # a strict crossing
-            if segments_touch(p, q, u, v):
-                return True
-        return False
+    def _compute_sees(self, a: Hex, b: Hex) -> bool:
+        return self._compute_line(a, b) is not None
+
+    def _compute_line(self, a: Hex, b: Hex) -> Segment | None:
+        near = self._near_walls(a, b)
+        if self.los_points == "strict-corners":
+            pa = [p for p in corners(a) if p not in self._wall_points]
+            pb = [q for q in corners(b) if q not in self._wall_points]
+            return next(((p, q) for p in pa for q in pb
+                         if not any(segments_touch(p, q, u, v) for u, v in near)), None)
+        if self.los_points == "any":
+            return any_point_line(centre(a), centre(b), near)
+        return pulled_corners_line((centre(a), corners(a)), (centre(b), corners(b)), near)

@@ -36,6 +36,9 @@ Lang = Literal["en", "nl", "da", "it", "de", "es", "fr"]
 Kind = Literal["rulebook", "erratum", "clarification", "edge case", "example"]
 
 
+ASK_MAX_CHARS = 200
+
+
 class ArchiveError(Unavailable):
     """The archive cannot be loaded; `problems` holds one line per problem."""
 
@@ -97,6 +100,33 @@ class Translation(_Strict):
     edition_of: str | None = None
 
 
+class AskKeyError(ValueError):
+    """Bad `asks` keys; `problems` holds one (field, message) per key so lint can name each."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"{field}: {msg}" for field, msg in problems))
+
+
+def ask_problems(asks: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(field, message) for every bad search key: empty, too long, or a folded duplicate."""
+    problems: list[tuple[str, str]] = []
+    for lang, keys in asks.items():
+        first_of: dict[str, int] = {}
+        for i, key in enumerate(keys):
+            field = f"asks.{lang}[{i}]"
+            folded = " ".join(fold(key).split())
+            if not folded:
+                problems.append((field, "key is empty"))
+            elif len(key) > ASK_MAX_CHARS:
+                problems.append((field, f"key is {len(key)} characters long (at most {ASK_MAX_CHARS})"))
+            elif folded in first_of:
+                problems.append((field, f"duplicate of asks.{lang}[{first_of[folded]}]"))
+            else:
+                first_of[folded] = i
+    return problems
+
+
 class Ruling(_Strict):
     """One curated ruling: the original text verbatim, with its citation."""
 
@@ -113,12 +143,22 @@ class Ruling(_Strict):
     amends: list[Amends] = []
     related: list[str] = []                    # the same rule in other editions
     translations: dict[str, Translation] = {}
+    # Our own search keys (questions this ruling answers), never shown as the ruling's text.
+    asks: dict[Lang, list[str]] = {}
 
     @field_validator("text")
     @classmethod
     def _text_not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("text is empty")
+        return value
+
+    @field_validator("asks")
+    @classmethod
+    def _asks_are_usable_keys(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        problems = ask_problems(value)
+        if problems:
+            raise AskKeyError(problems)
         return value
 
     def version(self, lang: str) -> tuple[str, str | None, str | None]:
@@ -139,6 +179,9 @@ class Game(_Strict):
     name: str
     prefix: str = Field(pattern=r"^[a-z0-9]+$")
     aliases: list[str] = []
+    # A question that names no game is about one of these (the service's own games); the
+    # rulings of the others (the FAQ page's examples) answer only questions that name them.
+    implied: bool = False
 
 
 class GamesFile(_Strict):
@@ -189,7 +232,16 @@ def _read_yaml(path: Path) -> tuple[Any, str | None]:
 def _pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
     out = []
     for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"]) or "(record)"
+        if isinstance(err.get("ctx", {}).get("error"), AskKeyError):
+            out.extend(err["ctx"]["error"].problems)  # one line per bad key, not one for them all
+            continue
+        loc = [str(p) for p in err["loc"]]
+        if loc[-1:] == ["[key]"] and err["type"] == "literal_error":  # a mapping key, e.g. asks.pt
+            out.append((".".join(loc[:-1]), f"language not in the list ({', '.join(LANGUAGES)})"))
+            continue
+        if loc[0] == "asks" and len(loc) == 3:  # asks.en[2], as lint names a key
+            loc = ["asks", f"{loc[1]}[{loc[2]}]"]
+        field = ".".join(loc) or "(record)"
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
@@ -280,6 +332,9 @@ def check_archive(root: Path = DEFAULT_ARCHIVE) -> tuple[Archive | None, list[st
         missing = [lang for lang in LANGUAGES if lang != rec.lang and lang not in rec.translations]
         if missing:
             warnings.append(f"{rel}: {rid}: translations: none yet for {', '.join(missing)}")
+        unkeyed = [lang for lang in LANGUAGES if not rec.asks.get(lang)]
+        if unkeyed:
+            warnings.append(f"{rel}: {rid}: asks: no search keys yet for {', '.join(unkeyed)}")
     if problems:
         return None, problems, warnings
     return Archive(root=root, records=records, games=games, other_games=other_games), problems, warnings

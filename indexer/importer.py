@@ -31,8 +31,9 @@ PAGE_REF = re.compile(
     re.IGNORECASE)
 FAQ_SECTIONS = {"ERRATA": "erratum", "DESIGNER CLARIFICATIONS": "clarification",
                 "EDGE CASES": "edge case"}
-EDITION_NAMES = {"en": "English", "nl": "Dutch", "da": "Danish", "it": "Italian", "de": "German",
-                 "es": "Spanish", "fr": "French"}
+# The excerpt files name only the game, never an edition: their records are labelled by language.
+EXCERPT_LANGUAGE_NAMES = {"en": "English", "nl": "Dutch", "da": "Danish", "it": "Italian", "de": "German",
+                          "es": "Spanish", "fr": "French"}
 KIND_ID = {"erratum": "errata", "clarification": "clar", "edge case": "edge"}
 # Badges the FAQ page glues to the end of a title line.
 TITLE_BADGES = re.compile(r"(?:\s*(?:publisher|community|linked official source|official source))+$")
@@ -109,7 +110,7 @@ def parse_rulebook(text: str, source_name: str, archive: Archive, lang: str | No
     file_lang = lang or (detect_language(" ".join(p for _, p in body), default=None) if body else None)
     if file_lang not in LANGUAGES:
         raise ImportError_(f"{source_name}: cannot tell the language (give --lang, one of {', '.join(LANGUAGES)})")
-    edition = archive.games[game].name
+    source = f"{archive.games[game].name} rulebook excerpt ({EXCERPT_LANGUAGE_NAMES[file_lang]})"
     for n, (line_no, para) in enumerate(body, start=1):
         pages, printed = page_refs(para)
         if not pages:
@@ -117,7 +118,7 @@ def parse_rulebook(text: str, source_name: str, archive: Archive, lang: str | No
             continue
         result.records.append(Ruling(
             id=f"{prefix}-{file_lang}-{n}", game=game, kind="rulebook", lang=file_lang, text=para,
-            citation=Citation(source=f"{edition} rulebook, {EDITION_NAMES[file_lang]} edition", pages=pages,
+            citation=Citation(source=source, pages=pages,
                               page_ref="; ".join(printed), file=source_name, line=line_no)))
     return result
 

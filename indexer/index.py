@@ -2,7 +2,7 @@
 
 The folder holds ``index.faiss``, ``vectors.npy`` (kept so an update re-embeds only changed
 records), ``passages.json`` (which record and language each row is) and ``manifest.json``
-(model, dimension, counts, build time, index type, a content hash per record and for the
+(model, backend, dimension, counts, build time, index type, a content hash per record and for the
 archive, and a checksum of every file). A build writes a temporary sibling folder and renames
 it into place, so an interrupted build leaves the previous index intact.
 """
@@ -37,6 +37,8 @@ FILES = ("index.faiss", "vectors.npy", "passages.json")
 # a full rebuild for every change. HNSW stays available by name.
 FLAT_LIMIT = 50_000
 IVF_NPROBE = 16
+# Indexes written before the manifest named its backend were all built with torch.
+LEGACY_BACKEND = "torch"
 
 
 class IndexError_(Unavailable):
@@ -187,6 +189,7 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
     manifest = {
         "format": FORMAT_VERSION,
         "model": embedder.name,
+        "backend": embedder.backend,
         "dimension": int(embedder.dimension),
         "passage_prefix": PASSAGE_PREFIX,
         "records": len(hashes),
@@ -206,7 +209,10 @@ def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple[str, str,
     """Vectors of the previous build, keyed by (record, lang, record hash); {} if unusable."""
     try:
         manifest = json.loads((out_dir / "manifest.json").read_text())
-        if manifest.get("model") != embedder.name or manifest.get("dimension") != embedder.dimension:
+        # Backends agree closely but not exactly (int8 least): vectors of another backend
+        # would mix two embeddings in one index.
+        if manifest.get("model") != embedder.name or manifest.get("dimension") != embedder.dimension \
+                or manifest.get("backend", LEGACY_BACKEND) != embedder.backend:
             return {}
         rows = json.loads((out_dir / "passages.json").read_text())
         vectors = np.load(out_dir / "vectors.npy")
@@ -246,8 +252,12 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
 
 
 def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
-               model_name: str | None = None) -> VectorIndex:
-    """Load an index folder, refusing a missing, corrupt or stale one with a clear message."""
+               model_name: str | None = None, *, backend: str | None = None) -> VectorIndex:
+    """Load an index folder, refusing a missing, corrupt or stale one with a clear message.
+
+    A `model_name` or `backend` other than the one that built the index is refused like a
+    stale archive; None skips that check.
+    """
     import faiss
 
     path = Path(path)
@@ -285,6 +295,10 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
     if model_name is not None and manifest["model"] != model_name:
         raise StaleIndexError(f"index at {path} was built with model {manifest['model']!r}, "
                               f"but the model is {model_name!r}; run `rulings build`")
+    built_with = manifest.get("backend", LEGACY_BACKEND)
+    if backend is not None and built_with != backend:
+        raise StaleIndexError(f"index at {path} was built with backend {built_with!r}, "
+                              f"but the backend is {backend!r}; run `rulings build`")
     if archive is not None:
         current = archive_hash({rid: record_hash(rec) for rid, rec in archive.records.items()})
         if current != manifest["archive_hash"]:

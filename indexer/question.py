@@ -18,6 +18,13 @@ from indexer.text import fold, tokens_of_folded
 
 # A leading game label: "Frosthaven: ...", "FH - ...", "Gloomhaven, ...".
 _LABEL_SEPARATOR = re.compile(r"\s*[:;,.\-\u2013\u2014]+\s*")
+# Words that make a one-word game name ("Root", "Azul", "Clank") a game beside them: "in Root",
+# "Root rules", "jeu Azul". Without one (or a capital mid-sentence, or a "Root:" label) the word
+# is taken as a word: "can I root a monster?" is not about the game Root.
+# ("i", "a" and "de" are left out: the English pronoun and the articles would match anything.)
+_GAME_CONTEXT = frozenset("""in im en dans nel nella bij au al del di van von of for fur
+    pour per para play playing plays spiel spielen jeu jouer juego jugar gioco giocare spil
+    spille spel spelen game games rules regeln regles reglas regole regels regler""".split())
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,23 @@ class QuestionReader:
         return tuple(Mention(m.start(), m.end(), self._names[m.group()], m.group())
                      for m in self._pattern.finditer(folded))
 
+    def _names_a_game(self, text: str, folded: str, m: Mention) -> bool:
+        """Whether a one-word name of another game is used as the game's name here."""
+        if " " in m.name or not m.name.isalpha():
+            return True  # "Spirit Island", "Ticket to Ride": a game whatever the context
+        before = folded[:m.start].split()
+        after = folded[m.end:].split()
+        if (before and before[-1] in _GAME_CONTEXT) or (after and after[0].strip(".,:;!?")
+                                                        in _GAME_CONTEXT):
+            return True
+        if not folded[:m.start].strip() and _LABEL_SEPARATOR.match(folded, m.end):
+            return True  # "Root: ..."
+        if len(folded) != len(text):
+            return False
+        # A capital letter mid-sentence is a name: "does the Cat in Root move?"
+        head = text[:m.start].rstrip()
+        return text[m.start].isupper() and bool(head) and head[-1] not in ".!?:;"
+
     def _label_end(self, text: str, folded: str, mentions: tuple[Mention, ...]) -> int:
         first = mentions[0] if mentions else None
         if first is None or first.name not in self._label_names or folded[:first.start].strip():
@@ -106,7 +130,8 @@ class QuestionReader:
         """Analyse `text`; `game` and `lang` are the caller's choices (validated ids) or None."""
         text = text.strip()
         folded = fold(text)
-        mentions = self.mentions(folded)
+        mentions = tuple(m for m in self.mentions(folded)
+                         if m.game is not None or self._names_a_game(text, folded, m))
         label_end = self._label_end(text, folded, mentions)
         named = {m.game for m in mentions if m.game}
         resolved = game if game is not None else (named.pop() if len(named) == 1 else None)

@@ -86,11 +86,13 @@ class Searcher:
         # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal,
         # so a rule is not ranked twice and does not push others down a place.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
-        # The candidates per game filter (None: every game), computed once.
-        self._allowed: dict[str | None, frozenset[str]] = {None: frozenset(self._canonical.values())}
-        for game in archive.games:
-            self._allowed[game] = frozenset(self._canonical[r] for r, rec in archive.records.items()
-                                            if rec.game == game)
+        # The candidates of each game, computed once. A question naming no game is about the
+        # implied games (Frosthaven, Gloomhaven): another game's ruling (a FAQ example about
+        # Catan) answers only a question that names that game.
+        self._of_game = {game: frozenset(self._canonical[r] for r, rec in archive.records.items()
+                                         if rec.game == game) for game in archive.games}
+        self._implied = frozenset().union(*(self._of_game[g.id] for g in archive.games.values()
+                                            if g.implied))
 
     # -- the stages ------------------------------------------------------------------------
     def analyse(self, question: str, *, game: str | None = None,
@@ -99,8 +101,13 @@ class Searcher:
         return self.reader.read(question, game=game, lang=lang)
 
     def allowed(self, q: Question) -> frozenset[str]:
-        """The candidate rulings: those of the question's game, or all when it names none."""
-        return self._allowed.get(q.game, frozenset())
+        """The candidate rulings: those of the question's game; of the games it names when it
+        names several; of the implied games when it names none."""
+        if q.game is not None:
+            return self._of_game.get(q.game, frozenset())
+        if q.games_named:
+            return frozenset().union(*(self._of_game[g] for g in q.games_named))
+        return self._implied
 
     def dense(self, q: Question, allowed: frozenset[str]) -> dict[str, float]:
         """Best cosine per rule over every language version (one question embedding)."""

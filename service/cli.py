@@ -184,7 +184,7 @@ def import_(ctx, files, lang, dry_run, as_json):
 
 
 @cli.command()
-@click.option("--strict", is_flag=True, help="Treat warnings (missing translations) as problems.")
+@click.option("--strict", is_flag=True, help="Treat warnings (missing translations or search keys) as problems.")
 @click.pass_context
 def lint(ctx, strict):
     """Validate the whole archive: one line per problem, non-zero exit if any."""

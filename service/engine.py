@@ -41,7 +41,7 @@ def open_searcher(catalogue: Catalogue, settings: Settings) -> Searcher:
     archive = catalogue.archive
     embedder = load_embedder(settings.model or model_setting())
     try:
-        index = load_index(settings.index_dir, archive, embedder.name)
+        index = load_index(settings.index_dir, archive, embedder.name, backend=embedder.backend)
     except (StaleIndexError, MissingIndexError):
         if not settings.rebuild:
             raise
@@ -128,5 +128,5 @@ class Engine:
         manifest = self.searcher.index.manifest
         return {"status": "ok", "records": len(self.archive), "model": manifest["model"],
                 "index_built_at": manifest["built_at"], "index_type": manifest["index_type"],
-                "passages": manifest["passages"]}
+                "passages": manifest["passages"], "backend": manifest.get("backend", "torch")}
 

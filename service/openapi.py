@@ -20,10 +20,7 @@ from service import api_models as m
 REF = "#/components/schemas/{model}"
 ERROR_TEXT = {400: "Malformed request", 404: "Not found", 405: "Method not allowed",
               413: "Body over 64 KiB", 415: "Body is not JSON", 422: "Invalid values",
-              414: "Request line over the HTTP server's limit (answered by it, not as JSON)",
               429: "Too many requests", 503: "A resource the answer needs is unavailable"}
-#: Errors the HTTP server in front of the app answers itself: no JSON body is promised.
-SERVER_ERRORS = frozenset({414})
 
 
 @dataclass(frozen=True)
@@ -53,7 +50,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("get", "/v1/rulings", "listRulings", "List rulings; search errata by card",
               m.RulingList, query=m.RulingsQuery, errors=(422,)),
     Operation("get", "/v1/cards", "listCards", "Known card names; with q, the best matches "
-              "(autocomplete)", m.CardList, query=m.CardsQuery, errors=(414, 422)),
+              "(autocomplete)", m.CardList, query=m.CardsQuery, errors=(422,)),
     Operation("get", "/v1/games", "listGames", "The games, their aliases and counts", m.GameList),
     Operation("get", "/healthz", "health", "Health: record count, model, index build time",
               m.HealthOut, errors=(503,)),
@@ -123,10 +120,8 @@ def _responses(op: Operation) -> dict[str, Any]:
         schema = op.response_schema or {"type": "object"}
     out = {"200": {"description": "OK", "content": {"application/json": {"schema": schema}}}}
     for status in (*op.errors, 405):
-        out[str(status)] = {"description": ERROR_TEXT[status]}
-        if status not in SERVER_ERRORS:
-            out[str(status)]["content"] = {"application/json": {
-                "schema": {"$ref": REF.format(model="ErrorOut")}}}
+        out[str(status)] = {"description": ERROR_TEXT[status], "content": {"application/json": {
+            "schema": {"$ref": REF.format(model="ErrorOut")}}}}
     return out
 
 

@@ -42,6 +42,23 @@ def test_every_ruling_has_text_in_all_seven_languages(archive):
             assert tr.text.strip(), (rec.id, lang)
 
 
+def test_every_ruling_has_four_to_six_search_keys_in_each_language(archive):
+    for rec in archive.records.values():
+        assert set(rec.asks) == set(LANGUAGES), rec.id
+        for lang, keys in rec.asks.items():
+            assert 4 <= len(keys) <= 6, (rec.id, lang, len(keys))
+
+
+@pytest.mark.parametrize("rid, game", [("catan-example-1", "catan"), ("wingspan-example-1", "wingspan")])
+def test_search_keys_of_other_games_examples_name_their_game(archive, rid, game):
+    """A key must not make a Catan or Wingspan example answer a question naming neither game."""
+    from indexer.archive import fold
+    names = [fold(n) for n in (archive.games[game].name, *archive.games[game].aliases)]
+    for lang, keys in archive.records[rid].asks.items():
+        for key in keys:
+            assert any(name in fold(key) for name in names), (rid, lang, key)
+
+
 def test_editions_of_the_same_rule_are_linked(archive):
     for n in range(1, 7):
         assert archive.records[f"fh-nl-{n}"].related == [f"fh-it-{n}"]
@@ -98,6 +115,10 @@ def _edit(root: Path, rid: str, change) -> None:
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
+_ERRATA_09 = yaml.safe_load((REPO / "rulings" / "records" / "fh-errata-09.yaml").read_text(encoding="utf-8"))
+N_EN_ASKS = len(_ERRATA_09.get("asks", {}).get("en", []))  # where an appended key lands
+N_DE_ASKS = len(_ERRATA_09.get("asks", {}).get("de", []))
+
 BROKEN = [
     ("missing citation", lambda d: d.pop("citation"), "fh-errata-09: citation: missing"),
     ("unknown game", lambda d: d.update(game="monopoly"),
@@ -110,6 +131,15 @@ BROKEN = [
     ("empty text", lambda d: d.update(text="   "), "fh-errata-09: text: Value error, text is empty"),
     ("unknown field", lambda d: d.update(colour="red"), "fh-errata-09: colour: unknown field"),
     ("one-way link", lambda d: d.update(related=["gh-da-1"]), "fh-errata-09: related: 'gh-da-1' does not link back"),
+    ("asks language", lambda d: d["asks"].update(pt=["O item 225 é de uma mão?"]),
+     "fh-errata-09: asks.pt: language not in the list (en, nl, da, it, de, es, fr)"),
+    ("empty ask", lambda d: d["asks"]["en"].insert(1, "  "), "fh-errata-09: asks.en[1]: key is empty"),
+    ("duplicate ask", lambda d: d["asks"]["en"].append(" " + d["asks"]["en"][0].upper()),
+     f"fh-errata-09: asks.en[{N_EN_ASKS}]: duplicate of asks.en[0]"),
+    ("long ask", lambda d: d["asks"]["de"].append("Gegenstand 225? " * 13),
+     f"fh-errata-09: asks.de[{N_DE_ASKS}]: key is 208 characters long (at most 200)"),
+    ("ask not a string", lambda d: d["asks"]["nl"].insert(0, ["nested"]),
+     "fh-errata-09: asks.nl[0]: Input should be a valid string"),
 ]
 
 
@@ -142,6 +172,26 @@ def test_lint_strict_fails_on_a_missing_translation(runner, small_archive):
     result = runner.invoke(cli, ["--archive", str(small_archive), "lint", "--strict"])
     assert result.exit_code == 1
     assert "gh-da-1: translations: none yet for fr" in result.output
+
+
+def test_lint_strict_fails_on_a_language_without_search_keys(runner, small_archive):
+    _edit(small_archive, "gh-da-1", lambda d: d["asks"].pop("fr"))
+    _edit(small_archive, "fh-errata-09", lambda d: d["asks"].update(es=[]))
+    assert runner.invoke(cli, ["--archive", str(small_archive), "lint"]).exit_code == 0
+    result = runner.invoke(cli, ["--archive", str(small_archive), "lint", "--strict"])
+    assert result.exit_code == 1
+    assert "rulings/records/gh-da-1.yaml: gh-da-1: asks: no search keys yet for fr" in result.output
+    assert "rulings/records/fh-errata-09.yaml: fh-errata-09: asks: no search keys yet for es" in result.output
+
+
+def test_search_keys_survive_a_write(small_archive):
+    """record_to_yaml keeps asks: what is written loads back the same."""
+    from indexer.archive import write_record
+    archive = load_archive(small_archive)
+    rec = archive.records["fh-errata-09"]
+    assert rec.asks["en"], "fh-errata-09 has English search keys"
+    write_record(rec, small_archive)
+    assert load_archive(small_archive).records["fh-errata-09"].asks == rec.asks
 
 
 # -- the importer -----------------------------------------------------------------------------

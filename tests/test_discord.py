@@ -27,7 +27,7 @@ IT_1: dict[str, Any] = {
     "context_label": None, "context": None,
     "text": "Scegli segretamente due carte abilità; durante il tuo turno esegui l’azione superiore di "
             "una carta e l’azione inferiore dell’altra. (pp. 18, 20, 34)",
-    "citation": {"source": "Frosthaven rulebook, Italian edition", "pages": ["18", "20", "34"],
+    "citation": {"source": "Frosthaven rulebook excerpt (Italian)", "pages": ["18", "20", "34"],
                  "page_ref": "(pp. 18, 20, 34)"},
     "cards": [], "amends": [],
     "translation": {"lang": "en", "text": "You secretly choose two ability cards; you cannot perform "
@@ -75,13 +75,13 @@ def assert_within_limits(embed: dict[str, Any]) -> None:
 
 def test_answer_embed_shows_original_translation_citation_and_permalink():
     embed = bot.fit_embed(bot.answer_embed(ANSWER, PUBLIC))
-    assert embed["title"] == "Rulebook: Frosthaven rulebook, Italian edition, pp. 18, 20, 34"
+    assert embed["title"] == "Rulebook: Frosthaven rulebook excerpt (Italian), pp. 18, 20, 34"
     assert embed["description"].startswith("Scegli segretamente")
     assert embed["url"] == f"{PUBLIC}/r/fh-it-1?lang=en"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields["Translation (English): unofficial translation; the original is the authority"].startswith(
         "You secretly choose")
-    assert fields["Source"] == "Frosthaven rulebook, Italian edition · pp. 18, 20, 34"
+    assert fields["Source"] == "Frosthaven rulebook excerpt (Italian) · pp. 18, 20, 34"
     assert fields["Related rulings"] == f"• Erratum: [Item 225 is a one-hand item]({PUBLIC}/r/fh-errata-09)"
     assert embed["footer"]["text"] == "fh-it-1 · frosthaven · original in Italiano"
     assert_within_limits(embed)
@@ -324,9 +324,9 @@ def test_commands_register_on_a_tree():
 def test_replies_are_labelled_in_the_interaction_locale():
     events = run_handler(bot.handle_rule, "kann ich zwei obere Aktionen ausführen?", locale=discord.Locale.german)
     embed = events[-1][1]["embed"].to_dict()
-    assert embed["title"] == "Regelbuch: Frosthaven rulebook, Italian edition, S. 18, 20, 34"
+    assert embed["title"] == "Regelbuch: Frosthaven rulebook excerpt (Italian), S. 18, 20, 34"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Quelle"] == "Frosthaven rulebook, Italian edition · S. 18, 20, 34"
+    assert fields["Quelle"] == "Frosthaven rulebook excerpt (Italian) · S. 18, 20, 34"
     assert "Übersetzung (English): inoffizielle Übersetzung; maßgeblich ist das Original" in fields
     assert fields["Verwandte Regelentscheidungen"].startswith("• Erratum: ")
     assert embed["footer"]["text"] == "fh-it-1 · frosthaven · Original auf Italiano"

@@ -76,3 +76,56 @@ def test_normalisation_map_applied(st_model) -> None:
     assert tok("ﬁnal ＡＢＣ")["input_ids"] == tok("final ABC")["input_ids"]
     assert tok.backend_tokenizer.normalizer is not None
     assert st_model.max_seq_length == 512
+
+
+# -- the ONNX backends against the torch reference ------------------------------------------
+@pytest.fixture(scope="session")
+def onnx_model_dir(model_dir: Path) -> Path:
+    """The model folder with its ONNX graphs (`make model` exports them; exported here if not)."""
+    from indexer.onnx_export import export_onnx, onnx_complete
+
+    if not onnx_complete(model_dir):
+        export_onnx(model_dir)
+    return model_dir
+
+
+def _onnx(model_dir: Path, quantised: bool):
+    from indexer.embedder import OnnxEmbedder
+
+    return OnnxEmbedder(str(model_dir), quantised=quantised, cache_size=0)
+
+
+@pytest.mark.parametrize("quantised, floor", [(False, 0.9999), (True, 0.98)])
+def test_onnx_matches_torch(st_model, onnx_model_dir: Path, quantised: bool, floor: float) -> None:
+    texts = ["query: " + s for s in SENTENCES] + ["passage: " + s for s in SENTENCES]
+    ours = _onnx(onnx_model_dir, quantised).encode(texts, batch_size=4)  # mixed lengths per batch
+    theirs = st_model.encode(texts, convert_to_numpy=True, normalize_embeddings=True)
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-4)
+    cosines = (ours * theirs).sum(axis=1)
+    assert cosines.min() > floor, dict(zip(texts, cosines.round(5)))
+
+
+def test_onnx_batches_give_the_vectors_of_single_texts(onnx_model_dir: Path) -> None:
+    """Padding inside a batch is masked out: a text's vector does not depend on its neighbours."""
+    embedder = _onnx(onnx_model_dir, False)
+    batched = embedder.encode(SENTENCES, batch_size=len(SENTENCES))
+    single = np.vstack([embedder.encode([s]) for s in SENTENCES])
+    assert (batched * single).sum(axis=1).min() > 0.99999
+
+
+def test_onnx_tokenizer_matches_sentence_transformers(st_model, onnx_model_dir: Path) -> None:
+    """Same ids as sentence-transformers' tokenizer, truncation at 512 tokens included."""
+    embedder = _onnx(onnx_model_dir, False)
+    long_text = " ".join(["Frosthaven"] + SENTENCES * 60)
+    for text in [*SENTENCES, "  spaces around  ", long_text]:
+        theirs = st_model.tokenizer(text, truncation=True, max_length=st_model.max_seq_length)["input_ids"]
+        assert embedder._tokenizer.encode(text).ids == theirs, text[:60]
+    assert len(embedder._tokenizer.encode(long_text).ids) == 512
+
+
+def test_onnx_export_skips_finished_graphs(onnx_model_dir: Path, caplog) -> None:
+    from indexer.onnx_export import export_onnx
+
+    with caplog.at_level("INFO", logger="indexer.onnx_export"):
+        export_onnx(onnx_model_dir)
+    assert "already built" in caplog.text

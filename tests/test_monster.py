@@ -496,7 +496,7 @@ def _with(path: str, value: Any) -> dict[str, Any]:
     (_with("monster.range", -1), "'monster'.range must be at least 0 (got -1)"),
     (_with("monster.targets", 0), "'monster'.targets must be at least 1 (got 0)"),
     (_with("monster.jump", "yes"), "'monster'.jump must be true or false (got 'yes')"),
-    (_with("monster.teleport", True), "'monster'.teleport: teleport is not supported yet"),
+    (_with("monster.teleport", "yes"), "'monster'.teleport must be true or false (got 'yes')"),
     (_with("monster.push", 1), "unknown field(s) in 'monster': push"),
     (_with("allies", [[3, 3]]),
      "'allies'[0] [3, 3] is already occupied by 'monster'.hex: two figures cannot share a hex"),

@@ -52,7 +52,7 @@ def test_ruling_permalink_with_translation_and_related(fast_client):
     assert 'class="badge kind-rulebook">Rulebook<' in page
     assert "Original (Italiano)" in page
     assert "Translation (English): unofficial translation; the original is the authority" in page
-    assert "Frosthaven rulebook, Italian edition · pp. 18, 20, 34" in page
+    assert "Frosthaven rulebook excerpt (Italian) · pp. 18, 20, 34" in page
     assert '<a href="/r/fh-nl-1">' in page  # the same rule in the Dutch edition
 
 

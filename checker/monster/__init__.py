@@ -5,16 +5,19 @@ Board: flat-topped hexes ``[column, row]`` in "odd-q" layout (see checker.hexgri
 
 The parts, in the order a solve uses them:
   - ``request``: the request's model and ``parse()``;
-  - ``movement``: board and movement (walking, jump, flying, icy slides, negative hexes);
+  - ``movement``: board and movement (walking, jump, flying, teleport, icy slides, negative
+    hexes);
   - ``attack``: attack hexes, range and line of sight;
   - ``context``: the one value (request, board, mover, attack rules, reachable hexes) every
     other part reads;
   - ``focus``: the focus and its tie-breaks;
+  - ``targets``: whom it attacks from where (multi-target order, disadvantage, muddled);
   - ``plan``: destination and plan for one focus;
   - ``explain``: the steps stating the rules applied, with their citations;
   - ``solve``: ``compute()`` and ``run()``; ``schema``: the JSON schemas and the example.
 A monster with no attack (``"attack": false``) finds focus and moves as for a melee attack and
-attacks nobody (fh-edge-08). Teleport is refused (not supported yet).
+attacks nobody (fh-edge-08). A teleporting monster ignores walls, figures and terrain on the
+way (fh-clar-04, fh-clar-05).
 """
 from __future__ import annotations
 
@@ -28,9 +31,9 @@ from checker.monster.solve import compute, run
 # The check's models, as the registry and the OpenAPI document read them, and every ruling
 # the solver applies.
 Request, Response = MonsterRequestModel, MonsterResponse
-RULINGS = frozenset({"gh-da-3", "gh-da-4", "fh-nl-4", "fh-it-4", "fh-clar-02",
-                     *(f"fh-edge-{n:02d}" for n in range(1, 9))})
+RULINGS = frozenset({"gh-da-3", "gh-da-4", "fh-nl-4", "fh-it-4", "fh-clar-02", "fh-clar-04",
+                     "fh-clar-05", *(f"fh-edge-{n:02d}" for n in range(1, 9))})
 
-__all__ = ["EXAMPLE", "RULINGS", "Request", "Response", "FLYING_MAY_END_ON_OBSTACLE", "NO_RECORD", "REQUEST_SCHEMA",
-           "RESPONSE_SCHEMA", "Enemy", "MonsterRequest", "MonsterResult", "Mover", "Option",
+__all__ = ["EXAMPLE", "FLYING_MAY_END_ON_OBSTACLE", "NO_RECORD", "REQUEST_SCHEMA",
+           "RESPONSE_SCHEMA", "RULINGS", "Request", "Response", "Enemy", "MonsterRequest", "MonsterResult", "Mover", "Option",
            "compute", "parse", "run"]

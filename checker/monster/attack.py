@@ -22,26 +22,22 @@ class AttackRules:
         self.melee = (not req.attack) or req.range == 0
         self.reach = 1 if self.melee else req.range
         self.targets = req.targets if req.attack else 1
+        # A muddled monster attacks with disadvantage anyway: moving cannot shed it.
+        self.sheds_disadvantage = req.attack and not self.melee and not req.muddled
         self._memo: dict[tuple[Hex, Hex], bool] = {}
 
     def can_attack_from(self, h: Hex, enemy: Enemy) -> bool:
         """In range (counted around walls) and in line of sight of enemy from h."""
         key = (h, enemy.hex)
         if key not in self._memo:
-            d = self.board.range_distances(enemy.hex).get(h)
-            self._memo[key] = d is not None and 1 <= d <= self.reach and self.board.sees(
-                h, enemy.hex)
+            self._memo[key] = self.in_range(h, enemy) and self.board.sees(h, enemy.hex)
         return self._memo[key]
 
     def in_range(self, h: Hex, enemy: Enemy) -> bool:
         """Within range of enemy from h, counted around walls (line of sight not checked)."""
-        d = self.board.range_distances(enemy.hex).get(h)
-        return d is not None and 1 <= d <= self.reach
+        d = self.board.range_distances(enemy.hex, self.reach).get(h)
+        return d is not None and d >= 1
 
     def goal_of(self, enemy: Enemy) -> Callable[[Hex], bool]:
         """Whether the monster may end in a hex and attack `enemy` from it."""
         return lambda h: self.mover.can_end(h) and self.can_attack_from(h, enemy)
-
-    def disadvantaged(self, h: Hex, enemy: Enemy) -> bool:
-        """A ranged attack from h against an adjacent enemy has disadvantage."""
-        return (not self.melee) and self.board.adjacent(h, enemy.hex)

@@ -22,6 +22,9 @@ class Context:
     attack: AttackRules
     fronts: dict[Hex, list[tuple[int, int]]]
     end_hexes: tuple[Hex, ...]
+    # End hexes reachable this turn: the fewest negative hexes on a path within the movement,
+    # and the least movement for that.
+    turn: dict[Hex, tuple[int, int]]
 
     @property
     def game(self) -> str:
@@ -35,7 +38,7 @@ class Context:
 def make_board(req: MonsterRequest) -> Board:
     """The board with the game's line-of-sight rule."""
     return Board(req.width, req.height, req.walls, req.thin_walls,
-                 los_points="any" if req.game == "frosthaven" else "corners")
+                 los_points="any" if req.game == "frosthaven" else "strict-corners")
 
 
 def make_context(req: MonsterRequest) -> Context:
@@ -44,4 +47,9 @@ def make_context(req: MonsterRequest) -> Context:
     mover = Mover(req, board)
     fronts = mover.fronts(req.hex)
     end_hexes = tuple(h for h in fronts if mover.can_end(h))
-    return Context(req, board, mover, AttackRules(req, board, mover), fronts, end_hexes)
+    turn: dict[Hex, tuple[int, int]] = {}
+    for h in end_hexes:
+        within = [(n, c) for n, c in fronts[h] if c <= req.move]
+        if within:
+            turn[h] = min(within)
+    return Context(req, board, mover, AttackRules(req, board, mover), fronts, end_hexes, turn)

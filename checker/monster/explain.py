@@ -17,18 +17,16 @@ _MODE_TEXT = {
     "jump": "jumps: it ignores figures and terrain until the last hex, which follows the "
             "normal rules",
     "flying": "flies: it ignores figures and terrain for the whole move and must end in a hex "
-              "without a figure"}
+              "without a figure",
+    "teleport": "teleports: it ignores walls, figures and terrain on the way, its movement is "
+                "the number of hexes to its destination counted ignoring walls, and it must end "
+                "where a figure may stand"}
 
 
 def movement_steps(ctx: Context) -> list[Step]:
     """How the monster moves: its mode, terrain costs, icy terrain."""
-    req, mover, fh = ctx.req, ctx.mover, ctx.fh
-    steps = [Step("movement rules", {"move": req.move, "mode": mover.mode},
-                  by_game(ctx.game, (), ("gh-da-3",)),
-                  f"The monster {_MODE_TEXT[mover.mode]}." + (
-                      f" Frosthaven applies the same movement rules; the archive states them "
-                      f"only in the Gloomhaven record gh-da-3, so for Frosthaven this step "
-                      f"is {NO_RECORD}." if fh else ""))]
+    req, mover = ctx.req, ctx.mover
+    steps = [_mode_step(ctx)]
     notes = _terrain_notes(ctx)
     if notes:
         steps.append(Step("terrain costs", {"difficult": sorted(hex_json(h) for h in req.difficult)},
@@ -37,6 +35,28 @@ def movement_steps(ctx: Context) -> list[Step]:
     if req.icy:
         steps.append(_icy_step(ctx))
     return steps
+
+
+def _mode_step(ctx: Context) -> Step:
+    req, mode, fh = ctx.req, ctx.mover.mode, ctx.fh
+    value = {"move": req.move, "mode": mode}
+    if mode == "teleport":
+        return Step(
+            "movement rules", value, by_game(ctx.game, ("fh-clar-04", "fh-clar-05"), ()),
+            f"The monster {_MODE_TEXT[mode]}"
+            + (" (a flying teleporter may end on obstacles; traps do not count for it)"
+               if req.flying else " (the hex it ends in counts if it is a negative hex)")
+            + ". Proximity is still counted around walls. "
+            + ("A teleport crosses walls and the distance is counted through them (fh-clar-04);"
+               " the monster may end in the hex it stands in, and Teleport 0 is legal "
+               f"(fh-clar-05). The rest is the published teleport rule, {NO_RECORD}."
+               if fh else
+               f"The published teleport rule, {NO_RECORD}."))
+    return Step("movement rules", value, by_game(ctx.game, (), ("gh-da-3",)),
+                f"The monster {_MODE_TEXT[mode]}." + (
+                    f" Frosthaven applies the same movement rules; the archive states them "
+                    f"only in the Gloomhaven record gh-da-3, so for Frosthaven this step "
+                    f"is {NO_RECORD}." if fh else ""))
 
 
 def _terrain_notes(ctx: Context) -> list[str]:
@@ -50,14 +70,17 @@ def _terrain_notes(ctx: Context) -> list[str]:
                 "a jump ignores difficult terrain; in Gloomhaven its last hex follows the normal "
                 "rules, so landing on difficult terrain costs 2" if not fh else
                 "a jump ignores difficult terrain, also on its last hex (Frosthaven)")
+        elif mode == "teleport":
+            notes.append("a teleport ignores difficult terrain")
         else:
             notes.append("flying ignores difficult terrain")
-    if req.obstacles and mode == "flying":
+    if req.obstacles and ctx.mover.flying:
         notes.append("a flying monster may end on an obstacle (only a figure occupies a "
                      "hex for it)" if FLYING_MAY_END_ON_OBSTACLE else
                      "a flying monster may not end on an obstacle")
-    if req.obstacles and mode == "jump":
-        notes.append("a jumping monster may pass but not end on an obstacle")
+    if req.obstacles and mode in ("jump", "teleport") and not ctx.mover.flying:
+        notes.append(f"a {'jumping' if mode == 'jump' else 'teleporting'} monster may pass "
+                     "but not end on an obstacle")
     return notes
 
 
@@ -72,11 +95,11 @@ def _icy_step(ctx: Context) -> Step:
             "move (traps on the way count); the slide stops before a wall, an obstacle or "
             "any figure. The monster plans with the slide (fh-edge-05). Where the slide "
             f"stops is the published icy-terrain rule, {NO_RECORD}.")
+    verb = {"jump": "jumps", "flying": "flies", "teleport": "teleports"}[mover.mode]
     return Step(
         "icy terrain", icy, (),
-        f"The monster {mover.mode.replace('jump', 'jumps').replace('flying', 'flies')}:"
-        f" icy terrain is treated as normal terrain for it (a jump's landing on ice "
-        f"is not slid; not supported yet), {NO_RECORD}.")
+        f"The monster {verb}: icy terrain is treated as normal terrain for it (a landing on "
+        f"ice is not slid; not supported yet), {NO_RECORD}.")
 
 
 def attack_rule_steps(ctx: Context) -> list[Step]:
@@ -86,7 +109,9 @@ def attack_rule_steps(ctx: Context) -> list[Step]:
     steps = [Step(
         "negative hexes", negatives, by_game(ctx.game, ("fh-edge-02", "fh-edge-05"), ()),
         ("Traps and hazardous terrain are negative hexes unless the monster flies; difficult "
-         "and icy terrain are not." if fh else
+         "and icy terrain are not." + (" A jump or a teleport counts only the hex it ends in."
+                                        if mover.mode in ("jump", "teleport") else "")
+         if fh else
          "Traps and hazardous terrain are negative hexes unless the monster flies; difficult "
          f"terrain is not. Gloomhaven negative-hex avoidance is {NO_RECORD}; it follows the "
          "published rules, the same as Frosthaven's."))]
@@ -96,11 +121,13 @@ def attack_rule_steps(ctx: Context) -> list[Step]:
         by_game(ctx.game, ("fh-nl-4", "fh-it-4"), ()),
         ("Range is counted around walls, through obstacles, figures and other terrain; line of "
          "sight is blocked only by walls: a clear line from any part of the attacker's hex to "
-         "any part of the target's hex (sampled: centre, corners and edge midpoints). Closed "
+         "any part of the target's hex, decided exactly (no sampling, no tolerance). Closed "
          "doors are walls; enter them in 'walls'." if fh else
-         "Range is counted around walls; line of sight: a line from any corner of the "
-         "attacker's hex to any corner of the target's hex touching no wall (published "
-         f"Gloomhaven rule, {NO_RECORD}).")
+         "Range is counted around walls. Line of sight, the corner-to-corner rule: a line "
+         "from a corner of the attacker's hex to a corner of the target's hex that touches no "
+         "wall; a corner that touches a wall cannot be used, so a hex all of whose corners "
+         "touch walls sees no other hex, and a line that touches a wall's end point is "
+         f"blocked (exact arithmetic). Published Gloomhaven rule, {NO_RECORD}.")
         + (" A melee attack reaches adjacent hexes not separated by a wall." if melee else "")))
     if not req.attack:
         steps.append(Step("no attack", {"moves_as": "melee"},
@@ -125,6 +152,7 @@ def closing_steps(ctx: Context, n_options: int) -> list[Step]:
         steps.append(Step("muddled", True, by_game(ctx.game, ("fh-edge-01",), ()),
                           "Muddled gives disadvantage on every attack (published rule, "
                           f"{NO_RECORD}); it is the same from every hex, so it changes neither "
-                          "the destination nor, as focus ignores disadvantage"
+                          "the destination (a muddled ranged monster does not step away from "
+                          "an adjacent target) nor, as focus ignores disadvantage"
                           + (" (fh-edge-01)" if fh else "") + ", the focus."))
     return steps

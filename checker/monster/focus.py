@@ -38,9 +38,9 @@ def candidates(ctx: Context) -> tuple[list[Candidate], list[str]]:
     found_all: list[Candidate] = []
     unreachable: list[str] = []
     for e in ctx.req.enemies:
-        rd = board.range_distances(e.hex)
-        in_range = sorted((ctx.fronts[h][-1], h) for h in ctx.end_hexes
-                          if h in rd and 1 <= rd[h] <= attack.reach)
+        rd = board.range_distances(e.hex, attack.reach)
+        in_range = sorted((ctx.fronts[h][-1], h) for h in rd if rd[h] >= 1 and h in ctx.fronts
+                          and ctx.mover.can_end(h))
         found = next((key for key, h in in_range if attack.can_attack_from(h, e)), None)
         if found is None:
             unreachable.append(e.name)

@@ -1,16 +1,20 @@
 """Destination and plan: where the monster ends its move and whom it attacks, for one focus.
 
-If an attack hex of the focus is reachable this turn without extra negative hexes, the best of
-them (Frosthaven, fh-edge-06: most additional targets, then least disadvantage, then least
-movement; Gloomhaven: no disadvantage against the focus, then most targets, then least
-movement, secondary targets ranked by the focus rules); else the hex that leaves it closest
-(fewest movement points) to an attack hex of its focus without extra negative hexes, moving as
-little as possible for that.
+If it can attack its focus this turn (an attack hex reachable within its movement without
+extra negative hexes), it picks the best attack among those hexes (checker.monster.targets).
+
+Otherwise it picks as destination the attack hex(es) it heads for, with unlimited movement and
+no extra negative hexes: Frosthaven, the closest hexes from which it can attack its focus
+(fewest disadvantaged attacks first); Gloomhaven, the hexes from which it would make its best
+attack (the multi-target order of checker.monster.targets). It then moves to get as close as
+it can to *a* destination (fewest movement points left to it, then the least movement): when
+several destinations are equally good the players choose among them, and every such
+destination's best end hex is an option, even one that makes less progress. The destination
+is chosen by closeness only, never by how far the monster gets this turn.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from checker.base import Step, by_game
 from checker.hexgrid import Hex
@@ -18,6 +22,7 @@ from checker.monster.context import NO_RECORD, Context
 from checker.monster.focus import Candidate
 from checker.monster.request import Enemy
 from checker.monster.result import Option, hex_json
+from checker.monster.targets import Attack, attacks_from, best_attacks, disadvantaged
 
 
 @dataclass(frozen=True)
@@ -31,98 +36,116 @@ class Plan:
 
 def plan(ctx: Context, cand: Candidate) -> Plan:
     """The options of the monster that has chosen `cand` as its focus."""
-    goals = ctx.attack.goal_of(cand.enemy)
-    # Hexes reachable this turn: fewest negatives among paths within the movement, and the
-    # least movement spent for that.
-    turn: dict[Hex, tuple[int, int]] = {}
-    for h in ctx.end_hexes:
-        within = [(n, c) for n, c in ctx.fronts[h] if c <= ctx.req.move]
-        if within:
-            turn[h] = min(within)
-    attack_now = sorted(h for h in turn if turn[h][0] == cand.negatives and goals(h))
-    if attack_now:
-        return _attack(ctx, turn, attack_now, cand.enemy)
-    return _approach(ctx, turn, cand)
+    focus = cand.enemy
+    now = sorted(h for h, (neg, _) in ctx.turn.items()
+                 if neg == cand.negatives and ctx.attack.can_attack_from(h, focus))
+    if now:
+        attacks = [a for h in now for a in attacks_from(ctx, h, ctx.turn[h][1], focus)]
+        return _attack_plan(ctx, best_attacks(ctx, attacks, focus), focus)
+    return _approach(ctx, cand)
 
 
-def _approach(ctx: Context, turn: dict[Hex, tuple[int, int]], cand: Candidate) -> Plan:
-    """Out of reach: get as close as possible to an attack hex of the focus, with no extra
-    negative hexes, moving as little as possible for that."""
-    req, mover, focus = ctx.req, ctx.mover, cand.enemy
-    goals = ctx.attack.goal_of(focus)
-    scored: list[tuple[int, int, Hex]] = []
-    for h, (neg, cost) in turn.items():
-        rest = mover.remaining(h, goals)
-        if rest is None or neg + rest[0] != cand.negatives:
-            continue
-        scored.append((rest[1], cost, h))
-    best = min((r, c) for r, c, _ in scored)
-    dests = sorted(h for r, c, h in scored if (r, c) == best)
-    stays = dests == [req.hex]
-    detail = {"remaining_movement": best[0], "movement_used": best[1],
-              "destinations": [hex_json(h) for h in dests]}
-    step = Step(
-        "move toward focus", detail,
-        by_game(ctx.game, ("fh-edge-03",) if mover.has_negative else (), ("gh-da-4",)),
-        ("The monster cannot attack its focus this turn without extra negative hexes; it "
-         "moves to the reachable hex leaving the fewest movement points to a hex from which "
-         "it could attack its focus along the same safe path, moving as little as possible "
-         f"for that. Getting 'as close as possible' is the rulebook's rule, {NO_RECORD}."
-         if ctx.fh else
-         "The monster cannot attack its focus this turn; it moves toward it, to the reachable "
-         "hex leaving the fewest movement points to a hex from which it could attack it, "
-         "avoiding negative hexes, moving as little as possible for that (gh-da-4 states the "
-         f"minimum-movement rule; the rest is the published rule, {NO_RECORD})."))
+# --- cannot attack this turn: the destinations, then as close as it can get ---------------------
+
+def destinations(ctx: Context, cand: Candidate) -> list[Attack]:
+    """The attacks the monster heads for when it cannot attack its focus this turn."""
+    focus, attack = cand.enemy, ctx.attack
+    hexes = [h for h in ctx.end_hexes
+             if ctx.fronts[h][-1][0] == cand.negatives and attack.in_range(h, focus)]
+    if ctx.fh:
+        # It heads for its focus alone (other targets count once it can attack): fewest
+        # disadvantaged attacks, then closest; line of sight is checked lazily, in that order.
+        hexes.sort(key=lambda h: (disadvantaged(ctx, h, focus), ctx.fronts[h][-1][1], h))
+        found: list[Attack] = []
+        for h in hexes:
+            key = (int(disadvantaged(ctx, h, focus)), ctx.fronts[h][-1][1])
+            if found and key != (found[0].disadvantaged, found[0].movement):
+                break
+            if attack.can_attack_from(h, focus):
+                found.append(Attack(h, (focus,), key[1], key[0]))
+        return found
+    attacks = [a for h in sorted(hexes) if attack.can_attack_from(h, focus)
+               for a in attacks_from(ctx, h, ctx.fronts[h][-1][1], focus)]
+    return best_attacks(ctx, attacks, focus)
+
+
+@dataclass(frozen=True)
+class _Toward:
+    """The best end hexes this turn toward one destination."""
+
+    destination: Hex
+    ends: tuple[Hex, ...]
+    remaining: int
+    movement: int
+
+
+def _toward(ctx: Context, destination: Hex) -> _Toward:
+    to = ctx.mover.to_target(destination, frozenset(ctx.turn))
+    scored = [((neg + to[h][0], to[h][1], cost), h) for h, (neg, cost) in ctx.turn.items()
+              if h in to]
+    best = min(key for key, _ in scored)
+    return _Toward(destination, tuple(sorted(h for key, h in scored if key == best)),
+                   best[1], best[2])
+
+
+def _approach(ctx: Context, cand: Candidate) -> Plan:
+    req, focus = ctx.req, cand.enemy
+    heads = destinations(ctx, cand)
+    towards = [_toward(ctx, d) for d in sorted({a.hex for a in heads})]
+    options = [Option(e, (), (t.destination,), (focus.hex,)) for t in towards for e in t.ends]
+    ends = sorted({o.destination for o in options})
+    detail = {"remaining_movement": min(t.remaining for t in towards),
+              "movement_used": min(t.movement for t in towards),
+              "destinations": [hex_json(h) for h in ends],
+              "toward": [{"hex": hex_json(t.destination), "remaining_movement": t.remaining,
+                          "movement_used": t.movement, "ends": [hex_json(h) for h in t.ends]}
+                         for t in towards]}
+    steps = [Step("move toward focus", detail,
+                  by_game(ctx.game, ("fh-edge-03",) if ctx.mover.has_negative else (),
+                          ("gh-da-4",)), _approach_note(ctx, len(towards)))]
     what = "move toward" if req.attack else "move toward (it has no attack)"
-    text = (f"{focus.name} is the focus; the monster cannot attack it this turn and "
-            + ("cannot get closer, so it stays." if stays else
-               f"will {what} it, ending {best[0]} movement point(s) from an attack hex."))
-    return Plan([Option(h, ()) for h in dests], [step], text)
+    if ends == [req.hex]:
+        text = (f"{focus.name} is the focus; the monster cannot attack it this turn and "
+                "cannot get closer, so it stays.")
+    else:
+        text = (f"{focus.name} is the focus; the monster cannot attack it this turn and will "
+                f"{what} " + " or ".join(str(hex_json(t.destination)) for t in towards)
+                + (f", ending {towards[0].remaining} movement point(s) from it." if len(towards) == 1
+                   else " (the players choose), ending "
+                   + " or ".join(str(t.remaining) for t in towards)
+                   + " movement point(s) from it."))
+    return Plan(options, steps, text)
 
 
-def _scored_targets(ctx: Context, turn: dict[Hex, tuple[int, int]], attack_now: list[Hex],
-                    focus: Enemy) -> list[tuple[tuple[int, ...], Hex, tuple[Hex, ...]]]:
-    """Every (hex, additional targets) the monster may attack from, with its game's key."""
-    req, attack = ctx.req, ctx.attack
-    others = [e for e in req.enemies if e != focus]
-    scored: list[tuple[tuple[int, ...], Hex, tuple[Hex, ...]]] = []
-    for h in attack_now:
-        extra = [e for e in others if attack.can_attack_from(h, e)] if req.attack else []
-        k = min(attack.targets - 1, len(extra))
-        if ctx.fh:
-            for chosen in combinations(extra, k):
-                dis = sum(attack.disadvantaged(h, e) for e in (focus, *chosen))
-                scored.append(((-k, dis, turn[h][1]), h, tuple(e.hex for e in chosen)))
-            continue
-        # Gloomhaven: additional targets chosen by the focus rules (proximity, initiative).
-        def rank(e: Enemy) -> tuple[int, int]:
-            return (ctx.board.range_distances(e.hex)[h], e.initiative)
-        ranked = sorted(extra, key=rank)
-        if k and len(ranked) > k:
-            cut = rank(ranked[k - 1])
-            sure = [e for e in ranked if rank(e) < cut]
-            border = [e for e in ranked if rank(e) == cut]
-            sets = [tuple(sure) + c for c in combinations(border, k - len(sure))]
-        else:
-            sets = [tuple(ranked[:k])]
-        for chosen in sets:
-            scored.append(((int(attack.disadvantaged(h, focus)), -k, turn[h][1]), h,
-                           tuple(e.hex for e in chosen)))
-    return scored
+def _approach_note(ctx: Context, n_destinations: int) -> str:
+    heads = ("the closest hexes from which it could attack its focus (avoiding disadvantage "
+             "first)" if ctx.fh else
+             "the hexes from which it would make its best attack (no disadvantage against "
+             "its focus, most targets, least movement, best-ranked targets)")
+    note = (f"Destinations the players choose among: the monster cannot attack its focus this "
+            f"turn without extra negative hexes, so it heads for {heads}, measured by the path "
+            "it would take with unlimited movement and no extra negative hexes, and moves to "
+            "the reachable hex leaving the fewest movement points to a destination, moving as "
+            "little as possible for that.")
+    if n_destinations > 1:
+        note += (" Several destinations are equally good: the players choose among them, and "
+                 "each one's best end hex is an option, even where the monster makes less "
+                 "progress toward it.")
+    if ctx.fh:
+        return note + f" Published rule, {NO_RECORD}."
+    return note + (" gh-da-4 states that the monster moves toward its focus with the least "
+                   f"movement; the rest is the published rule, {NO_RECORD}.")
 
 
-def _attack(ctx: Context, turn: dict[Hex, tuple[int, int]], attack_now: list[Hex],
-            focus: Enemy) -> Plan:
-    req, fh = ctx.req, ctx.fh
-    scored = _scored_targets(ctx, turn, attack_now, focus)
-    best = min(s[0] for s in scored)
-    chosen_opts = [(h, extra) for key, h, extra in scored if key == best]
-    options = [Option(h, tuple(sorted((focus.hex, *extra))) if req.attack else ())
-               for h, extra in chosen_opts]
-    dests = sorted({h for h, _ in chosen_opts})
-    moved = best[-1]
-    n_extra = -best[0] if fh else -best[1]
-    dis = best[1] if fh else best[0]
+# --- can attack this turn ------------------------------------------------------------------------
+
+def _attack_plan(ctx: Context, chosen: list[Attack], focus: Enemy) -> Plan:
+    req = ctx.req
+    options = [Option(a.hex, a.target_hexes if req.attack else (), (), (focus.hex,))
+               for a in chosen]
+    dests = sorted({a.hex for a in chosen})
+    moved, dis = chosen[0].movement, chosen[0].disadvantaged
+    n_extra = len(chosen[0].targets) - 1
     stays = dests == [req.hex]
     steps = _attack_steps(ctx, dests, moved, n_extra, dis, stays)
     verb = "attacks" if req.attack else "ends adjacent to"
@@ -144,26 +167,20 @@ def _attack_steps(ctx: Context, dests: list[Hex], moved: int, n_extra: int, dis:
     if targets > 1:
         steps.append(Step(
             "additional targets",
-            {"additional_targets": n_extra, "disadvantaged_attacks": dis if fh else None},
+            {"additional_targets": n_extra, "disadvantaged_attacks": dis},
             by_game(game, ("fh-edge-06",), ()),
             "Keeping its focus and no extra negative hexes, the monster attacks as many "
             "additional targets as possible, then minimises disadvantage, then movement; the "
             "players choose the destination and every secondary target; focus is not re-run "
             "for them." if fh else
-            "Gloomhaven: the monster keeps its focus and avoids disadvantage against it first, "
-            "then attacks as many additional targets as possible, with least movement; the "
-            "additional targets are picked by the focus rules (closest by proximity, then "
-            f"initiative). Published rule, {NO_RECORD}."))
+            "Gloomhaven's multi-target order: the monster ranks the other enemies as it ranks "
+            "a focus (proximity, then initiative) and picks its targets by: no disadvantage "
+            "against its focus, most targets, least movement, best-ranked targets; only then "
+            "does it pick, among the hexes from which it attacks those targets, the one with "
+            "the fewest disadvantaged attacks, then the least movement (it moves farther to "
+            f"avoid disadvantage against a secondary target). Published rule, {NO_RECORD}."))
     if not ctx.attack.melee:
-        steps.append(Step(
-            "disadvantage", {"disadvantaged_attacks": dis},
-            by_game(game, ("fh-edge-01", "fh-nl-3", "fh-it-3"), ()),
-            ("A ranged attack against an adjacent enemy has disadvantage; the monster moves the "
-             "smallest distance to shed it if its movement allows and without entering a "
-             "negative hex." if fh else
-             "A ranged attack against an adjacent enemy has disadvantage; the monster moves "
-             f"away from its focus to attack without it if it can. Published rule, {NO_RECORD}.")
-        ))
+        steps.append(_disadvantage_step(ctx, dis))
     steps.append(Step(
         "destination", {"destinations": [hex_json(h) for h in dests], "movement_used": moved},
         by_game(game, (("fh-edge-03",) if ctx.mover.has_negative else ())
@@ -174,3 +191,19 @@ def _attack_steps(ctx: Context, dests: list[Hex], moved: int, n_extra: int, dis:
         + (f" Moving the minimum is the rulebook's rule, {NO_RECORD}." if fh and targets == 1
            else "")))
     return steps
+
+
+def _disadvantage_step(ctx: Context, dis: int) -> Step:
+    if ctx.req.muddled:
+        return Step("disadvantage", {"disadvantaged_attacks": dis, "muddled": True}, (),
+                    "Muddled ranged monster: it attacks with disadvantage anyway, so it does "
+                    "not step away from an adjacent target to shed disadvantage (for its focus "
+                    f"or its secondary targets). Published rule, {NO_RECORD}.")
+    return Step(
+        "disadvantage", {"disadvantaged_attacks": dis},
+        by_game(ctx.game, ("fh-edge-01", "fh-nl-3", "fh-it-3"), ()),
+        ("A ranged attack against an adjacent enemy has disadvantage; the monster moves the "
+         "smallest distance to shed it if its movement allows and without entering a "
+         "negative hex." if ctx.fh else
+         "A ranged attack against an adjacent enemy has disadvantage; the monster moves "
+         f"away from its focus to attack without it if it can. Published rule, {NO_RECORD}."))

@@ -13,7 +13,7 @@ from typing import Any
 
 from typing import Annotated
 
-from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic import ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 
 from checker.base import (Bool, CheckModel, CheckRequest, FieldProblem, Int, Text, label,
                           parse_request, shown)
@@ -49,6 +49,7 @@ class MonsterRequest:
     targets: int
     jump: bool
     flying: bool
+    teleport: bool
     muddled: bool
     attack: bool
     allies: frozenset[Hex]
@@ -90,7 +91,8 @@ class MapIn(CheckModel):
     width: Int = Field(ge=1, le=MAX_SIDE)
     height: Int = Field(ge=1, le=MAX_SIDE)
     walls: Hexes = Field(default=(), description="Hexes that are not part of the room (closed "
-                                                 "doors too).")
+                                                 "doors too). The map's own edge is not a wall "
+                                                 "for line of sight.")
     thin_walls: tuple[ThinWallIn, ...] = Field(
         default=(), description="Wall lines along the edge between two neighbouring hexes.")
     obstacles: Hexes = ()
@@ -125,25 +127,34 @@ class MapIn(CheckModel):
         return self
 
 
+# A monster without an attack has no targets to count: any number is accepted, 0 too.
+_TARGETS_RULE = {"if": {"properties": {"attack": {"const": False}}, "required": ["attack"]},
+                 "else": {"properties": {"targets": {"minimum": 1}}}}
+
+
 class MonsterIn(CheckModel):
     """The acting monster and its ability card."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_TARGETS_RULE)
     hex: HexIn
     move: Int = Field(ge=0, le=20)
     range: Int = Field(default=0, ge=0, le=20, description="0 = melee.")
-    targets: Int = Field(default=1, ge=1, le=10)
+    targets: Int = Field(default=1, ge=0, le=10, description=(
+        "At least 1 for a monster that attacks; any number (0 too) when 'attack' is false."))
     attack: Bool = Field(default=True, description="false: the ability card has movement but "
                          "no attack; the monster moves as for a melee attack.")
     jump: Bool = False
     flying: Bool = False
-    teleport: Bool = Field(default=False, description="Not supported yet: true is refused.",
-                           json_schema_extra={"const": False})
+    teleport: Bool = Field(default=False, description=(
+        "The move is a teleport: it ignores walls, figures and terrain, counts hexes ignoring "
+        "walls, ends where a figure may stand (with 'flying', on obstacles too); 'move' 0 is "
+        "Teleport 0."))
     muddled: Bool = False
 
     @model_validator(mode="after")
-    def _no_teleport(self) -> "MonsterIn":
-        if self.teleport:
-            raise FieldProblem(("teleport",), ": teleport is not supported yet")
+    def _targets_of_an_attack(self) -> "MonsterIn":
+        if self.attack and self.targets < 1:
+            raise FieldProblem(("targets",), f"must be at least 1 (got {self.targets})")
         return self
 
 
@@ -215,7 +226,7 @@ class MonsterRequestModel(CheckRequest):
             obstacles=frozenset(board.obstacles), traps=frozenset(board.traps),
             hazardous=frozenset(board.hazardous), difficult=frozenset(board.difficult),
             icy=frozenset(board.icy), hex=m.hex, move=m.move, range=m.range, targets=m.targets,
-            jump=m.jump, flying=m.flying, muddled=m.muddled, attack=m.attack,
+            jump=m.jump, flying=m.flying, teleport=m.teleport, muddled=m.muddled, attack=m.attack,
             allies=frozenset(self.allies),
             enemies=tuple(Enemy(e.hex, e.initiative, e.name, e.summoner) for e in self.enemies))
 

@@ -9,7 +9,7 @@ from checker.monster import explain, focus
 from checker.monster.context import NO_RECORD, Context, make_context
 from checker.monster.plan import plan
 from checker.monster.request import MonsterRequest, parse
-from checker.monster.result import MonsterResult, Option
+from checker.monster.result import MonsterResult, Option, merge_options
 
 
 def _stay(ctx: Context, steps: list[Step], explanation: str) -> MonsterResult:
@@ -43,8 +43,8 @@ def compute(req: MonsterRequest) -> MonsterResult:
         p = plan(ctx, cand)
         steps.extend(p.steps)
         explanations.append(p.text)
-        options.extend(o for o in p.options if o not in options)
-    options.sort(key=lambda o: (o.destination, o.attacks))
+        options.extend(p.options)
+    options = merge_options(options)
     steps.extend(explain.closing_steps(ctx, len(options)))
     explanation = " ".join(explanations)
     if len(tied) > 1:

@@ -3,6 +3,7 @@
 // columns sit half a hex lower. app.js imports this module and passes its DOM and API helpers
 // and t() (the page's catalogue: every string of the editor's own is in the page's language);
 // strings from the API reach the page as text only (el() / textContent), never as markup.
+import { answerView, optionColour, optionLines } from "./board-answer.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SIZE = 20; // hex radius, in SVG units
@@ -44,11 +45,9 @@ function corners(c, r, scale = 1) {
 
 export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.replace(/%\((\w+)\)s/g, (a, k) => p[k]) }) {
   const $ = (selector) => document.querySelector(selector);
-  const PIECES = { monster: t("monster"), enemy: t("enemy"), ally: t("ally"), wall: t("wall"),
-    obstacle: t("obstacle"), trap: t("trap"), hazardous: t("hazardous"), difficult: t("difficult"),
-    icy: t("icy") };
+  const PIECES = { monster: t("monster"), enemy: t("enemy"), ally: t("ally"), wall: t("wall"), obstacle: t("obstacle"),
+    trap: t("trap"), hazardous: t("hazardous"), difficult: t("difficult"), icy: t("icy") };
   const or = ` ${t("or")} `;
-  const and = ` ${t("and")} `;
   const form = $("#board-form");
   const boardEl = $("#mb-board");
   const resultEl = $("#board-result");
@@ -58,6 +57,7 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
     figures: new Map(), // "c,r" -> {kind: "monster" | "enemy" | "ally", name?, initiative?}
     cursor: "0,0", // the hex that takes the Tab stop (roving tabindex)
     result: null, // the last answer, drawn on the board until the board changes
+    selected: 0, // the option drawn in full when the players choose (index into result.options)
     version: 0, // bumped by every edit: an answer for an older board is not drawn
   };
 
@@ -97,12 +97,13 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
     resultEl.replaceChildren();
   }
 
-  /** Per hex: is it a focus, the destination(s) of which options, is it attacked. */
+  /** Per hex: is it a focus, the destination(s) of which options, is it attacked (by any
+   * option, by the option shown), is it a hex the option shown moves toward. */
   function marks() {
     const out = new Map();
     const mark = (h) => {
       const k = key(...h);
-      if (!out.has(k)) out.set(k, { focus: false, dest: [], attacked: false });
+      if (!out.has(k)) out.set(k, { focus: false, dest: [], attacked: false, chosen: false, hit: false, toward: false });
       return out.get(k);
     };
     if (!state.result) return out;
@@ -111,6 +112,12 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
       mark(o.destination).dest.push(i + 1);
       o.attacks.forEach((h) => { mark(h).attacked = true; });
     });
+    const shown = state.result.options[state.selected];
+    if (shown) {
+      mark(shown.destination).chosen = true;
+      shown.attacks.forEach((h) => { mark(h).hit = true; });
+      (shown.toward || []).forEach((h) => { mark(h).toward = true; });
+    }
     return out;
   }
 
@@ -123,6 +130,8 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
     if (mark?.focus) parts.push(t("focus"));
     if (mark?.dest.length) parts.push(t("destination %(n)s", { n: mark.dest.join(or) }));
     if (mark?.attacked) parts.push(t("attacked"));
+    if (several() && mark?.chosen) parts.push(t("option %(n)s shown", { n: state.selected + 1 }));
+    if (mark?.toward) parts.push(t("moved toward"));
     const what = parts.filter(Boolean).join(", ") || t("empty");
     return t("hex %(hex)s: %(what)s", { hex: k, what });
   }
@@ -137,21 +146,29 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
       role: "button", "aria-label": describe(k, mark) }, svg("polygon", { class: "cell", points: corners(c, r) }));
     if (GLYPH[terrain]) g.append(svg("text", { class: "glyph", x, y: y - ROW * 0.3 }, GLYPH[terrain]));
     if (mark?.attacked) g.append(svg("polygon", { class: "target", points: corners(c, r, 0.78) }));
+    if (mark?.hit && several()) {
+      g.append(svg("polygon", { class: "target-shown", points: corners(c, r, 0.64), fill: "none",
+        stroke: optionColour(state.selected), "stroke-width": 2.5, "pointer-events": "none" }));
+    }
+    if (mark?.toward) {
+      g.append(svg("polygon", { class: "toward", points: corners(c, r, 0.3), fill: optionColour(state.selected),
+        "pointer-events": "none" }));
+    }
     if (fig) {
       const label = fig.kind === "enemy" ? fig.name : fig.kind === "monster" ? "M" : "a";
       g.append(svg("circle", { class: `fig ${fig.kind}`, cx: x, cy: y, r: SIZE * 0.48 }),
         svg("text", { class: "fig-label", x, y }, label));
     }
     if (mark?.dest.length) {
-      const several = state.result.options.length > 1;
-      g.append(svg("circle", { class: "dest", cx: x, cy: y, r: SIZE * 0.66 }));
+      g.append(svg("circle", { class: mark.chosen && several() ? "dest shown" : "dest", cx: x, cy: y, r: SIZE * 0.66 }));
       const [dx, dy] = fig ? [SIZE * 0.55, ROW * 0.32] : [0, 0]; // beside the figure, else inside the ring
-      if (several) g.append(svg("text", { class: "dest-label", x: x + dx, y: y + dy }, mark.dest.join("/")));
+      if (several()) g.append(svg("text", { class: "dest-label", x: x + dx, y: y + dy }, mark.dest.join("/")));
     }
     return g;
   }
 
   const hexElement = (k) => boardEl.querySelector(`[data-hex="${k}"]`);
+  const several = () => (state.result?.options.length || 0) > 1;
 
   /** Redraw the board (and the enemy list), keeping the keyboard focus on the same hex. */
   function draw() {
@@ -162,6 +179,10 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
       "aria-label": t("Board, %(columns)s columns by %(rows)s rows", { columns: w, rows: h }),
       viewBox: `0 0 ${SIZE * (1.5 * w + 0.5)} ${(ROW * (h + 0.5)).toFixed(2)}` });
     for (let c = 0; c < w; c += 1) for (let r = 0; r < h; r += 1) root.append(hexNode(c, r, all.get(key(c, r))));
+    if (state.result) {
+      const [monster] = figuresOf("monster");
+      root.append(optionLines({ svg, centre }, state.result.options, state.selected, monster && hexOf(monster[0])));
+    }
     boardEl.replaceChildren(root);
     if (hadFocus) hexElement(state.cursor)?.focus();
     drawEnemies();
@@ -229,29 +250,20 @@ export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.rep
     return {
       game: form.game.value, map,
       monster: { hex: hexOf(monster[0]), move: int("move"), range: int("range"), targets: int("targets"),
-        attack: form.attack.checked, jump: form.jump.checked, flying: form.flying.checked, muddled: form.muddled.checked },
+        attack: form.attack.checked, jump: form.jump.checked, flying: form.flying.checked,
+        teleport: form.teleport.checked, muddled: form.muddled.checked },
       allies: figuresOf("ally").map(([k]) => hexOf(k)),
       enemies: figuresOf("enemy").map(([k, f]) => ({ hex: hexOf(k), name: f.name,
         initiative: f.initiative === "" ? null : Number(f.initiative) })),
     };
   }
 
-  const hexText = (h) => `${h[0]},${h[1]}`;
-
   function renderResult(res, version) {
     if (version !== state.version) return el("p", { class: "hint" }, t("The board changed: press Solve again."));
     state.result = res;
+    state.selected = 0;
     draw();
-    const several = res.options.length > 1;
-    return el("div", { class: "monster-answer" },
-      el("p", { class: "verdict" }, res.explanation),
-      several && el("p", { class: "hint" }, t("These options are equally valid: the players choose.")),
-      el("ul", { class: "options" }, res.options.map((o, i) => el("li", {},
-        several ? t("Option %(n)s: move to hex %(hex)s", { n: i + 1, hex: hexText(o.destination) })
-          : t("Move to hex %(hex)s", { hex: hexText(o.destination) }),
-        o.attacks.length ? t(", attack hex %(hexes)s", { hexes: o.attacks.map(hexText).join(and) }) : t(", no attack")))),
-      el("p", { class: "label" }, t("How the rules decide it:")),
-      renderSteps(res.steps));
+    return answerView({ el, renderSteps, t }, res, (i) => { state.selected = i; draw(); });
   }
 
   boardEl.addEventListener("click", (event) => {

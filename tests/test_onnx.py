@@ -1,0 +1,188 @@
+"""The ONNX backends: serving without torch, the backend recorded in the index, the query cache."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from indexer.embedder import (BACKENDS, ModelError, QueryCache, backend_setting, encode_queries,
+                              normalise_question)
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class CountingEmbedder:
+    """A stand-in model: a deterministic vector per text, and a count of encode calls."""
+
+    name = "counting"
+    dimension = 8
+
+    def __init__(self, backend: str = "onnx", cache_size: int = 16):
+        self.backend = backend
+        self.calls = 0
+        self.query_cache = QueryCache(cache_size)
+
+    def encode(self, texts, *, batch_size=32, show_progress=False):
+        self.calls += 1
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for i, text in enumerate(texts):
+            rng = np.random.default_rng(abs(hash(text)) % 2**32)
+            v = rng.normal(size=self.dimension)
+            out[i] = v / np.linalg.norm(v)
+        return out
+
+
+# -- the query cache --------------------------------------------------------------------------
+def test_cache_returns_the_same_vector_for_the_normalised_question():
+    embedder = CountingEmbedder()
+    first = encode_queries(embedder, ["How many  cards?"])
+    again = encode_queries(embedder, ["  HOW MANY cards?\n"])
+    width = encode_queries(embedder, ["ＨＯＷ many cards?"])  # full-width letters: NFKC
+    assert embedder.calls == 1
+    np.testing.assert_array_equal(first, again)
+    np.testing.assert_array_equal(first, width)
+    assert embedder.query_cache.hits == 2
+    assert normalise_question(" Ｆoo\tBAR ") == "foo bar"
+
+
+def test_cache_hands_out_copies():
+    embedder = CountingEmbedder()
+    first = encode_queries(embedder, ["a question"])
+    first[:] = 0.0
+    assert np.linalg.norm(encode_queries(embedder, ["a question"])) == pytest.approx(1.0)
+
+
+def test_cache_stays_bounded_and_evicts_the_least_recently_used():
+    embedder = CountingEmbedder(cache_size=3)
+    for q in ("one", "two", "three"):
+        encode_queries(embedder, [q])
+    encode_queries(embedder, ["one"])          # "one" is now the most recent
+    encode_queries(embedder, ["four"])         # evicts "two"
+    assert len(embedder.query_cache) == 3
+    calls = embedder.calls
+    encode_queries(embedder, ["one"])
+    assert embedder.calls == calls             # still cached
+    encode_queries(embedder, ["two"])
+    assert embedder.calls == calls + 1         # was evicted
+    assert len(embedder.query_cache) == 3
+
+
+def test_cache_is_not_used_for_batches_or_when_disabled():
+    embedder = CountingEmbedder(cache_size=0)
+    encode_queries(embedder, ["q"])
+    encode_queries(embedder, ["q"])
+    assert embedder.calls == 2 and len(embedder.query_cache) == 0
+    cached = CountingEmbedder()
+    encode_queries(cached, ["a", "b"])
+    assert len(cached.query_cache) == 0
+
+
+def test_cache_under_threads_stays_bounded_and_consistent():
+    embedder = CountingEmbedder(cache_size=50)
+    questions = [f"question {i % 80}" for i in range(2000)]
+    expected = {q: embedder.encode(["query: " + q])[0] for q in set(questions)}
+    errors = []
+
+    def worker(chunk):
+        for q in chunk:
+            if not np.array_equal(encode_queries(embedder, [q])[0], expected[q]):
+                errors.append(q)
+
+    threads = [threading.Thread(target=worker, args=(questions[i::8],)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(embedder.query_cache) <= 50
+
+
+def test_backend_setting(monkeypatch):
+    monkeypatch.setenv("RULINGS_BACKEND", "ONNX-int8")
+    assert backend_setting() == "onnx-int8"
+    monkeypatch.setenv("RULINGS_BACKEND", "tensorflow")
+    with pytest.raises(ModelError, match="RULINGS_BACKEND='tensorflow' is not a backend"):
+        backend_setting()
+    monkeypatch.delenv("RULINGS_BACKEND")
+    assert backend_setting() in BACKENDS
+
+
+# -- the backend in the index -----------------------------------------------------------------
+@pytest.fixture()
+def fake_index(tmp_path, archive):
+    from indexer.index import build_index
+
+    path = tmp_path / "index"
+    build_index(archive, CountingEmbedder("onnx"), path, show_progress=False)
+    return path
+
+
+def test_manifest_records_the_backend_and_a_mismatch_is_refused(fake_index, archive):
+    from indexer.index import StaleIndexError, load_index
+
+    assert json.loads((fake_index / "manifest.json").read_text())["backend"] == "onnx"
+    load_index(fake_index, archive, "counting", backend="onnx")
+    load_index(fake_index, archive, "counting")  # backend=None: no check (old call sites)
+    with pytest.raises(StaleIndexError, match="built with backend 'onnx', but the backend is "
+                                              "'onnx-int8'; run `rulings build`"):
+        load_index(fake_index, archive, "counting", backend="onnx-int8")
+
+
+def test_index_without_backend_field_counts_as_torch(fake_index, archive):
+    from indexer.index import StaleIndexError, load_index
+
+    manifest = json.loads((fake_index / "manifest.json").read_text())
+    del manifest["backend"]
+    (fake_index / "manifest.json").write_text(json.dumps(manifest))
+    load_index(fake_index, archive, backend="torch")
+    with pytest.raises(StaleIndexError, match="backend 'torch'"):
+        load_index(fake_index, archive, backend="onnx")
+
+
+def test_vectors_are_reused_only_for_the_same_backend(fake_index, archive):
+    from indexer.index import build_index
+
+    _, same = build_index(archive, CountingEmbedder("onnx"), fake_index, show_progress=False)
+    assert same["embedded_passages"] == 0 and same["reused_passages"] == same["passages"]
+    _, other = build_index(archive, CountingEmbedder("torch"), fake_index, show_progress=False)
+    assert other["reused_passages"] == 0 and other["embedded_passages"] == other["passages"]
+
+
+# -- serving without torch (real model) -------------------------------------------------------
+SERVE_WITHOUT_TORCH = """
+import sys
+from service.app import create_app
+app = create_app({"INDEX_DIR": sys.argv[1], "EAGER_LOAD": True})
+engine = app.extensions["rulings_engine"]
+assert engine.searcher.embedder.backend == sys.argv[2], engine.searcher.embedder.backend
+response = app.test_client().get("/v1/ask", query_string={"q": "How many cards can I hold in my hand?"})
+assert response.status_code == 200, response.get_json()
+assert response.get_json()["matches"], response.get_json()
+loaded = sorted(m for m in ("torch", "sentence_transformers", "transformers") if m in sys.modules)
+print("LOADED", loaded)
+"""
+
+
+@pytest.mark.slow
+def test_serving_with_onnx_imports_no_torch(archive, embedder, index_dir, tmp_path):
+    """A fresh process builds the app with an ONNX backend and answers an ask, never importing
+    torch, transformers or sentence-transformers."""
+    from indexer.embedder import load_embedder, model_setting
+    from indexer.index import build_index
+
+    if embedder.backend.startswith("onnx"):
+        backend, index = embedder.backend, index_dir  # the session's index is an ONNX one
+    else:
+        backend, index = "onnx", tmp_path / "index"
+        build_index(archive, load_embedder(model_setting(), backend), index, show_progress=False)
+    env = dict(os.environ, RULINGS_BACKEND=backend, TOKENIZERS_PARALLELISM="false")
+    run = subprocess.run([sys.executable, "-c", SERVE_WITHOUT_TORCH, str(index), backend],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "LOADED []" in run.stdout, run.stdout
