@@ -21,6 +21,7 @@ DEFAULT_K = 3
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
 MAX_CARD = 200
+MAX_SUGGESTIONS = 25
 #: Marks a schema whose values are the archive's game spellings (filled in by the document).
 GAME_ENUM_MARK = "x-rulings-game"
 K_MESSAGE = f"'k' must be an integer from 1 to {MAX_K}"
@@ -148,6 +149,16 @@ class RulingsQuery(ApiModel):
     limit: QueryInt = Field(default=DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="at most this many")
 
 
+class CardsQuery(ApiModel):
+    """GET /v1/cards: every name, or with `q` the best matches first (autocomplete)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    field_messages = {"'q'": f"'q' must be a string of at most {MAX_CARD} characters"}
+    q: Annotated[StrictStr, Field(max_length=MAX_CARD)] | None = Field(default=None, description=(
+        f"what was typed so far: the {MAX_SUGGESTIONS} best-matching names, best first, ranked "
+        "as /v1/rulings?card= ranks them (empty or absent: every name, sorted)"))
+
+
 # -- responses -------------------------------------------------------------------------------
 class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -166,6 +177,7 @@ class CitationOut(Out):
     file: str | None = None
     line: int | None = None
     label: str = Field(description="the citation as one line, ready to show")
+    label_local: str = Field(description="the same line in the asker's language")
 
     @model_serializer(mode="wrap")
     def _without_absent(self, handler):
@@ -193,6 +205,7 @@ class TranslationOut(Out):
     edition_of: str | None = Field(description="set when the text is another official edition's "
                                                "wording of the same rule, not our translation")
     label: str
+    label_local: str = Field(description="the label in the translation's language")
     language_name: str
 
 
@@ -212,6 +225,9 @@ class RulingOut(Out):
     related: list[str]
     display_title: str = Field(description="the title, or the source and pages when it has none")
     kind_label: str
+    kind_label_local: str = Field(description="the kind in the asker's language")
+    context_label_local: str | None = Field(description="the context's label in the asker's "
+                                                        "language (null without a context)")
     game_name: str
     language_name: str = Field(description="the original's language, by name")
 
@@ -228,6 +244,7 @@ class AskResponse(Out):
     answer: MatchOut | None
     matches: list[MatchOut]
     reason: str
+    reason_local: str = Field(description="the reason in the question's language")
     calculators: list[str] = Field(description="checks (POST /v1/check/<name>) that compute the "
                                                "answer's ruling")
     took_ms: float

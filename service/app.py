@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import weakref
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify, request
@@ -16,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from checker import run_check
 from indexer.errors import RulingsError
+from indexer.text import fold
 from service import api_models as m
 from service.engine import Engine, Settings
 
@@ -51,6 +54,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(web)
     except ImportError:  # the page is optional for API-only deployments
         pass
+    from service.interactions import interactions  # Discord over HTTP (off without its key)
+    app.register_blueprint(interactions)
     _register_errors(app)
     if app.config["EAGER_LOAD"]:
         with app.app_context():
@@ -175,8 +180,9 @@ def rulings():
 
 @api.get("/v1/cards")
 def cards():
-    """Card, item, monster and class names the archive knows (for autocomplete)."""
-    return jsonify(m.shaped(m.CardList, {"cards": get_engine().card_names()}))
+    """Card, item, monster and class names the archive knows; with `q`, the best matches."""
+    query = m.validated(m.CardsQuery, query_args())
+    return jsonify(m.shaped(m.CardList, {"cards": suggest_cards(get_engine(), query.q)}))
 
 
 @api.get("/v1/games")
@@ -192,3 +198,31 @@ def healthz():
 @api.post("/v1/check/<name>")
 def check(name: str):
     return jsonify(run_check(name, json_body()))
+
+
+_NAME_LOOKUPS: "weakref.WeakKeyDictionary[Engine, Any]" = weakref.WeakKeyDictionary()
+
+
+def suggest_cards(engine: Engine, typed: str | None, limit: int = m.MAX_SUGGESTIONS) -> list[str]:
+    """Every card name (sorted) for no text; else the best `limit` names for what was typed:
+    ranked by the matcher of /v1/rulings?card= (``CardLookup.query``, run over the names
+    themselves), then the names a word of which starts with the text (a name half typed)."""
+    if not typed or not typed.strip():
+        return engine.card_names()
+    lookup = _NAME_LOOKUPS.get(engine)
+    if lookup is None:  # one matcher whose "records" are the card names, built once per engine
+        from indexer.cards import CardLookup
+        names: dict[str, Any] = {}
+        for rec in engine.archive.records.values():
+            for card in rec.cards:  # the card as the archive names it, and its label ("Item 225")
+                entry = names.setdefault(card.label, SimpleNamespace(id=card.label, cards=[]))
+                entry.cards += [card, SimpleNamespace(name=card.label, of=None, label=card.label)]
+        lookup = _NAME_LOOKUPS[engine] = CardLookup(SimpleNamespace(records=names))
+    scores = lookup.query(typed)
+    ranked = sorted(scores, key=lambda name: (-scores[name], name))
+    folded = fold(typed).strip()
+    if not any(ch.isalnum() for ch in folded):
+        return ranked[:limit]
+    started = [n for n in engine.card_names() if n not in scores
+               and any(w.startswith(folded) for w in [fold(n), *fold(n).split()])]
+    return (ranked + started)[:limit]

@@ -342,18 +342,53 @@ def check(name, file, as_json):
     _emit(result, as_json, human)
 
 
-@cli.command("discord")
+@cli.group("discord", invoke_without_command=True)
 @click.option("--api-url", envvar="RULINGS_API_URL", default="http://127.0.0.1:8000", show_default=True,
               help="The HTTP API the bot calls (RULINGS_API_URL).")
 @click.option("--public-url", envvar="RULINGS_PUBLIC_URL", default=None,
               help="The page's public base URL, for permalinks (RULINGS_PUBLIC_URL).")
-def discord_(api_url, public_url):
+@click.option("--sync", is_flag=True,
+              help="Sync the slash commands with Discord at this start (after changing them; "
+                   "Discord rate-limits syncing, so it is not done at every start).")
+@click.pass_context
+def discord_(ctx, api_url, public_url, sync):
     """Run the Discord bot (token from DISCORD_TOKEN) against a running API server."""
+    if ctx.invoked_subcommand is not None:
+        return
     from service.discord_bot import BotError, run_bot
     try:
-        run_bot(os.environ.get("DISCORD_TOKEN"), api_url, public_url)
+        run_bot(os.environ.get("DISCORD_TOKEN"), api_url, public_url, sync=sync)
     except BotError as exc:
         raise Failure(str(exc)) from None
+
+
+@discord_.command("register")
+@click.option("--dry-run", is_flag=True, help="Print the command definitions instead of sending them.")
+@click.option("--application-id", envvar="DISCORD_APPLICATION_ID", default=None,
+              help="The application's id (DISCORD_APPLICATION_ID; asked of Discord when absent).")
+@click.option("--guild", "guild_id", default=None,
+              help="Register in this server only (shows at once; global commands take a while).")
+@click.pass_context
+@one_line_errors
+def discord_register(ctx, dry_run, application_id, guild_id):
+    """Send the slash commands (localised names and descriptions) to Discord, or print them."""
+    import asyncio
+
+    from service.discord_bot import BotError, command_payloads, register_over_http
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice here: not worth a line
+    from service.engine import Engine
+    catalogue = Engine(_settings(ctx)).catalogue
+    games = [(g["id"], g["name"]) for g in catalogue.games()]
+    payloads = asyncio.run(command_payloads(games))
+    if dry_run:
+        click.echo(json.dumps(payloads, ensure_ascii=False, indent=2))
+        return
+    try:
+        count = register_over_http(os.environ.get("DISCORD_TOKEN"), payloads,
+                                   application_id=application_id, guild_id=guild_id)
+    except BotError as exc:
+        raise Failure(str(exc)) from None
+    click.echo(f"registered {count} commands" + (f" in server {guild_id}" if guild_id else ""))
 
 
 def main() -> None:  # pragma: no cover - console entry

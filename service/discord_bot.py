@@ -1,35 +1,50 @@
-"""The Discord bot: ``/rule``, ``/errata`` and ``/damage``, a thin client of the HTTP API.
+"""The Discord bot: ``/rule``, ``/errata``, ``/damage`` and ``/settings game``, a thin client of
+the HTTP API, in each user's language.
 
-Three layers, each testable on its own:
-  - the embeds (``service.embeds``: API JSON -> embed dicts within Discord's limits, shared
-    with the HTTP interactions endpoint);
+Layers, each testable on its own:
+  - what a command answers (``service.discord_commands``: shared with the HTTP interactions
+    endpoint) and the embeds (``service.embeds``);
   - ``RulingsAPI``: a small async httpx client; every failure becomes ``ApiError`` with a short
     message fit for a player;
   - handlers (``handle_rule`` ...) taking the interaction and the client as arguments: they defer
-    first (Discord's 3-second window), call the API, then send one follow-up.
-``run_bot`` wires them into a ``discord.Client`` with a command tree; nothing here talks to
-Discord until it runs.
+    first (Discord's 3-second window), compute the reply, then send one follow-up;
+  - the command definitions (``register_commands``), with names and descriptions translated for
+    Discord from the gettext catalogues (``CatalogueTranslator``): one source for the gateway
+    bot's sync and for ``rulings discord register`` (``command_payloads``).
+``run_bot`` wires them into a sharded ``discord.AutoShardedClient``; nothing here talks to
+Discord until it runs, and the commands are synced only when asked (``--sync``).
 """
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
+import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 import httpx
 from discord import app_commands
 
-from indexer.text import fold
+from service import discord_commands as dc
+from service.discord_commands import (FAILED, REFUSED, TOO_SLOW, UNREACHABLE, ApiError, Reply,
+                                      locale_lang, parse_modifiers)
 from service.embeds import (LIMITS, answer_embed, damage_embed, embed_length, errata_embed,
                             fit_embed, ruling_embed, truncate)
-from service.presentation import LANGUAGE_NAMES, check_games
+from service.guild_store import GuildSettings
+from service.i18n import DISCORD_NAME_CONTEXT, N_, discord_name, gettext, pgettext
+from service.presentation import check_games
 
 log = logging.getLogger(__name__)
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
-CHOICE_MAX = 100  # an autocomplete choice's name and value
+DISCORD_API = "https://discord.com/api/v10"
+CHOICE_MAX = dc.CHOICE_MAX
+#: What Discord accepts as a command or option name (lowercase where the script has case).
+NAME_PATTERN = re.compile(r"^[-_'\w]{1,32}$")
+NAME_LOCATIONS = {app_commands.TranslationContextLocation.command_name,
+                  app_commands.TranslationContextLocation.group_name,
+                  app_commands.TranslationContextLocation.parameter_name}
 
 
 @dataclass(frozen=True)
@@ -37,65 +52,42 @@ class BotSettings:
     api_url: str = DEFAULT_API_URL
     public_url: str | None = None  # the page's base URL, for permalinks
     timeout: float = 15.0
+    sync: bool = False             # sync the slash commands with Discord at this start
 
 
 def to_embed(data: dict[str, Any]) -> discord.Embed:
     return discord.Embed.from_dict(fit_embed(data))
 
 
-# -- autocomplete ---------------------------------------------------------------------------
-def filter_cards(names: list[str], current: str, limit: int = 25) -> list[str]:
-    """Card names matching what was typed: prefix matches, then word starts, then substrings."""
-    query = fold(current.strip())
-    names = [n for n in names if len(n) <= CHOICE_MAX]
-    if not query:
-        return names[:limit]
-    prefix = [n for n in names if fold(n).startswith(query)]
-    words = [n for n in names if n not in prefix
-             and any(w.strip('"').startswith(query) for w in fold(n).split())]
-    inside = [n for n in names if query in fold(n) and n not in prefix and n not in words]
-    return (prefix + words + inside)[:limit]
-
-
 # -- the API client -------------------------------------------------------------------------
-class ApiError(Exception):
-    """The API could not answer; `message` is short and fit to show a player."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
 class RulingsAPI:
-    """An async client of the HTTP API (one httpx.AsyncClient; card names cached)."""
+    """An async client of the HTTP API (one httpx.AsyncClient)."""
 
     def __init__(self, base_url: str = DEFAULT_API_URL, *, timeout: float = 15.0,
-                 transport: httpx.AsyncBaseTransport | None = None, cards_ttl: float = 600.0):
+                 transport: httpx.AsyncBaseTransport | None = None):
         self._http = httpx.AsyncClient(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport,
                                        headers={"Accept": "application/json",
                                                 "User-Agent": "rulings-discord-bot"})
-        self._cards: tuple[float, list[str]] | None = None
-        self._cards_ttl = cards_ttl
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         try:
             response = await self._http.request(method, path, **kwargs)
         except httpx.TimeoutException:
             log.warning("API timeout on %s %s", method, path)
-            raise ApiError("The rulings service took too long to answer. Please try again in a moment.") from None
+            raise ApiError(TOO_SLOW) from None
         except httpx.HTTPError as exc:
             log.warning("API unreachable on %s %s: %s", method, path, exc)
-            raise ApiError("The rulings service cannot be reached right now. Please try again later.") from None
+            raise ApiError(UNREACHABLE) from None
         try:
             data = response.json()
         except ValueError:
             data = None
         if response.status_code >= 500 or not isinstance(data, dict):
             log.error("API error %s on %s %s", response.status_code, method, path)
-            raise ApiError("The rulings service had a problem answering. Please try again later.")
+            raise ApiError(FAILED)
         if response.status_code >= 400:
             message = (data.get("error") or {}).get("message") or f"status {response.status_code}"
-            raise ApiError(f"That request was not accepted: {truncate(message, 300)}")
+            raise ApiError(REFUSED, truncate(message, 300))
         return data
 
     async def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
@@ -107,12 +99,9 @@ class RulingsAPI:
         params = {"card": card, "limit": limit, **({"lang": lang} if lang else {})}
         return await self._request("GET", "/v1/rulings", params=params)
 
-    async def cards(self) -> list[str]:
-        """Card names for autocomplete, fetched at most once per `cards_ttl` seconds."""
-        now = time.monotonic()
-        if self._cards is None or now - self._cards[0] > self._cards_ttl:
-            self._cards = (now, list((await self._request("GET", "/v1/cards"))["cards"]))
-        return self._cards[1]
+    async def cards(self, typed: str = "") -> list[str]:
+        """Card names for what was typed, ranked by the server (every name when nothing is)."""
+        return list((await self._request("GET", "/v1/cards", params={"q": typed} if typed else None))["cards"])
 
     async def games(self) -> list[tuple[str, str]]:
         return [(g["id"], g["name"]) for g in (await self._request("GET", "/v1/games"))["games"]]
@@ -124,103 +113,117 @@ class RulingsAPI:
         await self._http.aclose()
 
 
+# -- the user's language --------------------------------------------------------------------
+class CatalogueTranslator(app_commands.Translator):
+    """Command names, descriptions and choices in each Discord locale, from the catalogues."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        lang = locale_lang(locale)
+        if lang is None or lang == "en":
+            return None
+        if context.location in NAME_LOCATIONS:
+            text = pgettext(DISCORD_NAME_CONTEXT, string.message, lang)
+            if not NAME_PATTERN.match(text) or text != text.lower():
+                log.warning("catalogue %s: %r is no valid command name", lang, text)
+                return None
+        else:
+            text = gettext(string.message, lang)
+        return text if text != string.message else None
+
+
+def interaction_lang(interaction: Any) -> str | None:
+    """The user's language if the archive has it (else None: English labels)."""
+    return locale_lang(getattr(interaction, "locale", None))
+
+
 # -- handlers -------------------------------------------------------------------------------
-class Api(Protocol):
-    async def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
-                  k: int = 4) -> dict[str, Any]: ...
-    async def rulings_for_card(self, card: str, *, lang: str | None = None, limit: int = 10) -> dict[str, Any]: ...
-    async def cards(self) -> list[str]: ...
-    async def check(self, name: str, payload: dict[str, Any]) -> dict[str, Any]: ...
+async def _send(interaction: Any, reply: Reply) -> None:
+    if reply.embed is not None:
+        await interaction.followup.send(embed=to_embed(reply.embed), ephemeral=reply.ephemeral)
+    else:
+        await interaction.followup.send(reply.content, ephemeral=True)
 
 
-def locale_lang(locale: Any) -> str | None:
-    """The archive language for a Discord locale ('es-ES' -> 'es'), if it is one of the 7."""
-    code = str(getattr(locale, "value", locale) or "").split("-")[0].lower()
-    return code if code in LANGUAGE_NAMES else None
+def _default_game(store: GuildSettings | None, interaction: Any) -> str | None:
+    return store.get_game(getattr(interaction, "guild_id", None)) if store else None
 
 
-def parse_modifiers(text: str | None) -> list[str]:
-    """'+1 rolling, x2' -> ['+1 rolling', 'x2'] (the API validates each)."""
-    return [m.strip() for m in (text or "").replace(";", ",").split(",") if m.strip()]
-
-
-async def _reply(interaction: Any, embed: dict[str, Any], ephemeral: bool) -> None:
-    await interaction.followup.send(embed=to_embed(embed), ephemeral=ephemeral)
-
-
-async def _fail(interaction: Any, exc: ApiError) -> None:
-    await interaction.followup.send(exc.message, ephemeral=True)
-
-
-async def handle_rule(interaction: Any, api: Api, settings: BotSettings, question: str,
-                      game: str = "any", public: bool = False) -> None:
-    """/rule: answer a question (ephemeral unless public)."""
+async def handle_rule(interaction: Any, api: dc.Api, settings: BotSettings, question: str,
+                      game: str | None = None, public: bool = False,
+                      store: GuildSettings | None = None) -> None:
+    """/rule: answer a question (ephemeral unless public), about the server's default game
+    unless another is chosen."""
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    try:
-        res = await api.ask(question, game=None if game in ("", "any") else game)
-    except ApiError as exc:
-        await _fail(interaction, exc)
-        return
-    await _reply(interaction, answer_embed(res, settings.public_url), not public)
+    default = await asyncio.to_thread(_default_game, store, interaction)
+    await _send(interaction, await dc.rule_reply(
+        api, question, game=game, default_game=default, lang=interaction_lang(interaction) or "en",
+        public_url=settings.public_url, public=public))
 
 
-async def handle_errata(interaction: Any, api: Api, settings: BotSettings, card: str,
+async def handle_errata(interaction: Any, api: dc.Api, settings: BotSettings, card: str,
                         public: bool = False) -> None:
     """/errata: the rulings about a card, translated into the user's Discord language."""
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    try:
-        res = await api.rulings_for_card(card, lang=locale_lang(getattr(interaction, "locale", None)))
-    except ApiError as exc:
-        await _fail(interaction, exc)
-        return
-    await _reply(interaction, errata_embed(card, res, settings.public_url), not public)
+    await _send(interaction, await dc.errata_reply(
+        api, card, lang=interaction_lang(interaction), public_url=settings.public_url, public=public))
 
 
-async def handle_damage(interaction: Any, api: Api, settings: BotSettings, *, attack: int,
-                        game: str = "frosthaven", shield: int = 0, ward: bool = False,
+async def handle_damage(interaction: Any, api: dc.Api, settings: BotSettings, *, attack: int,
+                        game: str | None = None, shield: int = 0, ward: bool = False,
                         brittle: bool = False, modifiers: str | None = None, hp: int | None = None,
-                        public: bool = False) -> None:
+                        public: bool = False, store: GuildSettings | None = None) -> None:
     """/damage: run the damage check and show each step with its rulings."""
     await interaction.response.defer(ephemeral=not public, thinking=True)
-    payload: dict[str, Any] = {"game": game, "attack": attack, "shield": shield, "ward": ward,
-                               "brittle": brittle, "modifiers": parse_modifiers(modifiers)}
-    if hp is not None:
-        payload["hp"] = hp
-    try:
-        res = await api.check("damage", payload)
-    except ApiError as exc:
-        await _fail(interaction, exc)
-        return
-    await _reply(interaction, damage_embed(res, settings.public_url), not public)
+    default = await asyncio.to_thread(_default_game, store, interaction)
+    payload = dc.damage_payload(attack=attack, game=game, default_game=default, shield=shield,
+                                ward=ward, brittle=brittle, modifiers=modifiers, hp=hp)
+    await _send(interaction, await dc.damage_reply(
+        api, payload, lang=interaction_lang(interaction) or "en", public_url=settings.public_url,
+        public=public))
 
 
-async def card_choices(api: Api, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for /errata card: never raises (Discord shows nothing on failure)."""
-    try:
-        names = await api.cards()
-    except ApiError:
-        return []
-    return [app_commands.Choice(name=n, value=n) for n in filter_cards(names, current)]
+async def handle_settings_game(interaction: Any, store: GuildSettings, game: str,
+                               games: dict[str, str]) -> None:
+    """/settings game: the server's default game (``any``: none)."""
+    reply = await asyncio.to_thread(dc.settings_reply, store, getattr(interaction, "guild_id", None),
+                                    game, games, interaction_lang(interaction) or "en")
+    await interaction.response.send_message(reply.content, ephemeral=True)
 
 
-# -- wiring ---------------------------------------------------------------------------------
-def register_commands(tree: app_commands.CommandTree, api: Api, settings: BotSettings,
-                      games: list[tuple[str, str]]) -> None:
-    """Add /rule, /errata and /damage to `tree`; `games` are (id, name) for the game choice."""
-    game_choices = [app_commands.Choice(name="Any game", value="any")] + [
+async def card_choices(api: dc.Api, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for /errata card: the server's ranking; never raises."""
+    return [app_commands.Choice(name=n, value=n) for n in await dc.card_suggestions(api, current)]
+
+
+# -- the commands: one definition for the gateway and for `rulings discord register` -------
+PUBLIC_TEXT = N_("Show the answer to the whole channel")
+GAME_TEXT = N_("Which game")
+
+
+def register_commands(tree: app_commands.CommandTree, api: dc.Api, settings: BotSettings,
+                      games: list[tuple[str, str]], store: GuildSettings | None = None) -> None:
+    """Add /rule, /errata, /damage and /settings game to `tree`; `games` are (id, name)."""
+    game_choices = [app_commands.Choice(name=N_("Any game"), value=dc.ANY_GAME)] + [
         app_commands.Choice(name=name[:CHOICE_MAX], value=gid) for gid, name in games][:24]
     check_choices = [app_commands.Choice(name=name, value=gid) for gid, name in check_games()]
+    game_names = dict(games)
 
-    @app_commands.command(name="rule", description="Answer a rules question with the ruling that answers it")
-    @app_commands.describe(question="Your question, in any of the 7 languages", game="Which game",
-                           public="Show the answer to the whole channel")
+    @app_commands.command(name=discord_name("rule"),
+                          description=N_("Answer a rules question with the ruling that answers it"))
+    @app_commands.rename(question=discord_name("question"), game=discord_name("game"),
+                         public=discord_name("public"))
+    @app_commands.describe(question=N_("Your question, in any of the 7 languages"), game=GAME_TEXT,
+                           public=PUBLIC_TEXT)
     @app_commands.choices(game=game_choices)
     async def rule(interaction: discord.Interaction, question: app_commands.Range[str, 1, 500],
-                   game: str = "any", public: bool = False) -> None:
-        await handle_rule(interaction, api, settings, question, game, public)
+                   game: str | None = None, public: bool = False) -> None:
+        await handle_rule(interaction, api, settings, question, game, public, store)
 
-    @app_commands.command(name="errata", description="Errata and rulings about a card, item, monster or class")
-    @app_commands.describe(card="Card name (suggestions as you type)", public="Show the answer to the whole channel")
+    @app_commands.command(name=discord_name("errata"),
+                          description=N_("Errata and rulings about a card, item, monster or class"))
+    @app_commands.rename(card=discord_name("card"), public=discord_name("public"))
+    @app_commands.describe(card=N_("Card name (suggestions as you type)"), public=PUBLIC_TEXT)
     async def errata(interaction: discord.Interaction, card: app_commands.Range[str, 1, 200],
                      public: bool = False) -> None:
         await handle_errata(interaction, api, settings, card, public)
@@ -229,31 +232,99 @@ def register_commands(tree: app_commands.CommandTree, api: Api, settings: BotSet
     async def errata_card(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await card_choices(api, current)
 
-    @app_commands.command(name="damage", description="Compute the damage of an attack, citing each rule")
-    @app_commands.describe(attack="Attack value with all bonuses", shield="Target's Shield",
-                           ward="Target has Ward", brittle="Target has Brittle",
-                           modifiers="Modifiers drawn, comma-separated: +1, -1, x2, null, '+1 rolling'",
-                           hp="Target's remaining hit points", game="Which game",
-                           public="Show the answer to the whole channel")
+    @app_commands.command(name=discord_name("damage"),
+                          description=N_("Compute the damage of an attack, citing each rule"))
+    @app_commands.rename(attack=discord_name("attack"), shield=discord_name("shield"),
+                         ward=discord_name("ward"), brittle=discord_name("brittle"),
+                         modifiers=discord_name("modifiers"), hp=discord_name("hp"),
+                         game=discord_name("game"), public=discord_name("public"))
+    @app_commands.describe(attack=N_("Attack value with all bonuses"), shield=N_("Target's Shield"),
+                           ward=N_("Target has Ward"), brittle=N_("Target has Brittle"),
+                           modifiers=N_("Modifiers drawn, comma-separated: +1, -1, x2, null, '+1 rolling'"),
+                           hp=N_("Target's remaining hit points"), game=GAME_TEXT, public=PUBLIC_TEXT)
     @app_commands.choices(game=check_choices)
     async def damage(interaction: discord.Interaction, attack: app_commands.Range[int, 0, 999],
                      shield: app_commands.Range[int, 0, 99] = 0, ward: bool = False,
                      brittle: bool = False, modifiers: str | None = None,
-                     hp: app_commands.Range[int, 1, 999] | None = None, game: str = "frosthaven",
+                     hp: app_commands.Range[int, 1, 999] | None = None, game: str | None = None,
                      public: bool = False) -> None:
         await handle_damage(interaction, api, settings, attack=attack, game=game, shield=shield,
-                            ward=ward, brittle=brittle, modifiers=modifiers, hp=hp, public=public)
+                            ward=ward, brittle=brittle, modifiers=modifiers, hp=hp, public=public,
+                            store=store)
 
-    for command in (rule, errata, damage):
+    server = app_commands.Group(name=discord_name("settings"), description=N_("This server's settings"),
+                                guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    @server.command(name=discord_name("game"),
+                    description=N_("The game questions in this server are about, unless they name one"))
+    @app_commands.rename(game=discord_name("game"))
+    @app_commands.describe(game=GAME_TEXT)
+    @app_commands.choices(game=game_choices)
+    async def settings_game(interaction: discord.Interaction, game: str) -> None:
+        await handle_settings_game(interaction, store or GuildSettings(), game, game_names)
+
+    for command in (rule, errata, damage, server):
         tree.add_command(command)
 
 
-class RulingsBot(discord.Client):
-    """The Discord client: registers and syncs the slash commands on start."""
+async def command_payloads(games: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The commands as Discord's API takes them, names and descriptions localised: what
+    ``tree.sync()`` sends, for ``rulings discord register`` (no connection to Discord)."""
+    client = discord.Client(intents=discord.Intents(guilds=True))
+    tree = app_commands.CommandTree(client)
+    register_commands(tree, _NoApi(), BotSettings(), games)
+    translator = CatalogueTranslator()
+    return [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
 
-    def __init__(self, settings: BotSettings, api: RulingsAPI):
+
+class _NoApi:
+    """The API of a tree that is only described, never run."""
+
+    async def ask(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ApiError(UNREACHABLE)
+    async def rulings_for_card(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ApiError(UNREACHABLE)
+    async def cards(self, typed: str = "") -> list[str]: return []
+    async def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ApiError(UNREACHABLE)
+
+
+class BotError(RuntimeError):
+    """The bot cannot start or register (missing or refused token); the message is one line."""
+
+
+def register_over_http(token: str | None, payloads: list[dict[str, Any]], *,
+                       application_id: str | None = None, guild_id: str | None = None,
+                       transport: httpx.BaseTransport | None = None) -> int:
+    """PUT the command definitions to Discord (all of them at once, replacing the old ones);
+    the number of commands Discord now has. BotError for a missing or refused token."""
+    if not token or not token.strip():
+        raise BotError("DISCORD_TOKEN is not set: export the bot token from the Discord developer portal")
+    headers = {"Authorization": f"Bot {token.strip()}", "User-Agent": "rulings-discord-bot"}
+    with httpx.Client(base_url=DISCORD_API, headers=headers, timeout=30, transport=transport) as http:
+        try:
+            if not application_id:
+                application_id = _checked(http.get("/applications/@me"))["id"]
+            path = (f"/applications/{application_id}/guilds/{guild_id}/commands" if guild_id
+                    else f"/applications/{application_id}/commands")
+            return len(_checked(http.put(path, json=payloads)))
+        except httpx.HTTPError as exc:
+            raise BotError(f"Discord cannot be reached: {exc}") from None
+
+
+def _checked(response: httpx.Response) -> Any:
+    if response.status_code == 401:
+        raise BotError("Discord refused the token in DISCORD_TOKEN (is it the bot's token?)")
+    if response.status_code >= 400:
+        raise BotError(f"Discord answered {response.status_code}: {truncate(response.text, 300)}")
+    return response.json()
+
+
+# -- the client -----------------------------------------------------------------------------
+class RulingsBot(discord.AutoShardedClient):
+    """The Discord client (sharded as Discord asks): registers the slash commands on start and
+    syncs them with Discord only when told (``settings.sync``): syncing is rate-limited."""
+
+    def __init__(self, settings: BotSettings, api: RulingsAPI, store: GuildSettings | None = None):
         super().__init__(intents=discord.Intents(guilds=True))
-        self.settings, self.api = settings, api
+        self.settings, self.api, self.store = settings, api, store or GuildSettings()
         self.tree = app_commands.CommandTree(self)
 
     async def setup_hook(self) -> None:
@@ -262,24 +333,26 @@ class RulingsBot(discord.Client):
         except ApiError as exc:
             log.warning("could not list the games (%s); offering Frosthaven and Gloomhaven", exc.message)
             games = check_games()
-        register_commands(self.tree, self.api, self.settings, games)
-        synced = await self.tree.sync()
-        log.info("synced %d slash commands against %s", len(synced), self.settings.api_url)
+        register_commands(self.tree, self.api, self.settings, games, self.store)
+        await self.tree.set_translator(CatalogueTranslator())
+        if self.settings.sync:
+            synced = await self.tree.sync()
+            log.info("synced %d slash commands", len(synced))
+        else:
+            log.info("commands not synced (run with --sync after changing them)")
 
     async def close(self) -> None:
         await self.api.aclose()
         await super().close()
 
 
-class BotError(RuntimeError):
-    """The bot cannot start (missing or refused token); the message is one line."""
-
-
-def run_bot(token: str | None, api_url: str = DEFAULT_API_URL, public_url: str | None = None) -> None:
+def run_bot(token: str | None, api_url: str = DEFAULT_API_URL, public_url: str | None = None,
+            sync: bool = False) -> None:
     """Run the bot until interrupted; BotError for a missing or refused token."""
     if not token or not token.strip():
         raise BotError("DISCORD_TOKEN is not set: export the bot token from the Discord developer portal")
-    settings = BotSettings(api_url=api_url.rstrip("/"), public_url=(public_url or "").rstrip("/") or None)
+    settings = BotSettings(api_url=api_url.rstrip("/"), public_url=(public_url or "").rstrip("/") or None,
+                           sync=sync)
     bot = RulingsBot(settings, RulingsAPI(settings.api_url, timeout=settings.timeout))
     try:
         bot.run(token.strip(), log_handler=None)
@@ -288,7 +361,8 @@ def run_bot(token: str | None, api_url: str = DEFAULT_API_URL, public_url: str |
 
 
 # The embeds are part of the bot's surface (tests and callers use them through this module).
-__all__ = ["LIMITS", "ApiError", "BotError", "BotSettings", "RulingsAPI", "RulingsBot",
-           "answer_embed", "card_choices", "damage_embed", "embed_length", "errata_embed",
-           "filter_cards", "fit_embed", "handle_damage", "handle_errata", "handle_rule",
-           "register_commands", "ruling_embed", "run_bot", "to_embed", "truncate"]
+__all__ = ["LIMITS", "ApiError", "BotError", "BotSettings", "CatalogueTranslator", "RulingsAPI",
+           "RulingsBot", "answer_embed", "card_choices", "command_payloads", "damage_embed",
+           "embed_length", "errata_embed", "fit_embed", "handle_damage", "handle_errata",
+           "handle_rule", "handle_settings_game", "parse_modifiers", "register_commands",
+           "register_over_http", "ruling_embed", "run_bot", "to_embed", "truncate"]

@@ -2,14 +2,17 @@
 
 Pure functions: an answer, the errata of a card or a check's result become an embed dict that
 respects every Discord limit (``fit_embed``). Every label comes from ``service.presentation``,
-so the bot shows a ruling exactly as the page and the CLI do.
+so the bot shows a ruling exactly as the page and the CLI do, in the language each function is
+given (the Discord user's; English by default).
 """
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from service.presentation import citation_label, display_title, kind_label, language_name
+from service.i18n import N_, _, ngettext
+from service.presentation import (citation_label, context_label, display_title, kind_label,
+                                  language_name, translation_label)
 
 ELLIPSIS = "…"
 # https://discord.com/developers/docs/resources/message#embed-object-embed-limits
@@ -50,7 +53,7 @@ def embed_length(embed: dict[str, Any]) -> int:
             + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", [])))
 
 
-def fit_embed(embed: dict[str, Any]) -> dict[str, Any]:
+def fit_embed(embed: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """A copy of `embed` within every Discord limit: parts truncated, extra fields dropped."""
     out = copy.deepcopy(embed)
     if "title" in out:
@@ -66,10 +69,10 @@ def fit_embed(embed: dict[str, Any]) -> dict[str, Any]:
     fields = fields[:LIMITS["fields"]]
     footer = out.get("footer", {}).get("text", "")
     out["fields"] = fields
-    while embed_length(_with_footer(out, footer, dropped)) > LIMITS["total"] and out["fields"]:
+    while embed_length(_with_footer(out, footer, dropped, lang)) > LIMITS["total"] and out["fields"]:
         out["fields"].pop()
         dropped += 1
-    out = _with_footer(out, footer, dropped)
+    out = _with_footer(out, footer, dropped, lang)
     excess = embed_length(out) - LIMITS["total"]
     if excess > 0:
         out["description"] = truncate(out.get("description", ""), len(out.get("description", "")) - excess)
@@ -78,32 +81,37 @@ def fit_embed(embed: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _with_footer(embed: dict[str, Any], footer: str, dropped: int) -> dict[str, Any]:
-    text = footer + (f" · {dropped} more not shown" if dropped else "")
+def _with_footer(embed: dict[str, Any], footer: str, dropped: int, lang: str) -> dict[str, Any]:
+    more = ngettext("%(n)d more not shown", "%(n)d more not shown", dropped, lang) if dropped else ""
+    text = " · ".join(part for part in (footer, more) if part)
     if not text:
         return embed
     return {**embed, "footer": {**embed.get("footer", {}), "text": truncate(text, LIMITS["footer"])}}
 
 
-def ruling_embed(r: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
+def ruling_embed(r: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
     """One ruling: original text, the labelled translation, cards, citation, permalink."""
     tr = r.get("translation")
     description = r["text"]
     if r.get("context"):
-        description = f"*{kind_label((r.get('context_label') or 'context').lower())}: {r['context']}*\n\n{description}"
+        description = f"*{context_label(r.get('context_label'), lang)}: {r['context']}*\n\n{description}"
     fields: list[dict[str, Any]] = []
     if tr:
         value = (f"**{tr['title']}**\n" if tr.get("title") else "") + tr["text"]
-        fields.append({"name": f"Translation ({language_name(tr['lang'])}): {tr['label']}", "value": value})
-    fields.append({"name": "Source", "value": citation_label(r["citation"]) or "—"})
+        label = tr["label"] if lang == "en" else translation_label(tr.get("edition_of"), lang)
+        fields.append({"name": _("Translation (%(language)s): %(label)s", lang,
+                                 language=language_name(tr["lang"]), label=label), "value": value})
+    fields.append({"name": _("Source", lang), "value": citation_label(r["citation"], lang) or "—"})
     if r.get("cards"):
-        fields.append({"name": "About", "value": ", ".join(c["label"] for c in r["cards"]), "inline": True})
+        fields.append({"name": _("About", lang), "value": ", ".join(c["label"] for c in r["cards"]),
+                       "inline": True})
+    original = _("original in %(language)s", lang, language=language_name(r["lang"]))
     embed: dict[str, Any] = {
-        "title": f"{kind_label(r['kind'])}: {display_title(r)}",
+        "title": f"{kind_label(r['kind'], lang)}: {display_title(r, lang)}",
         "description": description,
         "color": KIND_COLORS.get(r["kind"], CHECK_COLOR),
         "fields": fields,
-        "footer": {"text": f"{r['id']} · {r['game']} · original in {language_name(r['lang'])}"},
+        "footer": {"text": f"{r['id']} · {r['game']} · {original}"},
     }
     url = permalink(public_url, r["id"], tr["lang"] if tr else None)
     if url:
@@ -111,52 +119,55 @@ def ruling_embed(r: dict[str, Any], public_url: str | None = None) -> dict[str, 
     return embed
 
 
-def match_line(m: dict[str, Any], public_url: str | None) -> str:
+def match_line(m: dict[str, Any], public_url: str | None, lang: str = "en") -> str:
     """One nearest / related ruling as a bullet line."""
     tr = m.get("translation") or {}
     title = truncate(tr.get("title") or m.get("title") or tr.get("text") or m["text"], 90)
-    return f"• {kind_label(m['kind'])}: {ruling_ref(m['id'], public_url, title)}"
+    return f"• {kind_label(m['kind'], lang)}: {ruling_ref(m['id'], public_url, title)}"
 
 
-def answer_embed(res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
+def answer_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
     """The answer to /v1/ask: the ruling plus related ones, or the declined state."""
     if res["declined"] or not res.get("answer"):
-        return declined_embed(res, public_url)
-    embed = ruling_embed(res["answer"], public_url)
+        return declined_embed(res, public_url, lang)
+    embed = ruling_embed(res["answer"], public_url, lang)
     others = [m for m in res["matches"] if m["id"] != res["answer"]["id"]]
     if others:
-        embed["fields"].append({"name": "Related rulings",
-                                "value": "\n".join(match_line(m, public_url) for m in others)})
+        embed["fields"].append({"name": _("Related rulings", lang),
+                                "value": "\n".join(match_line(m, public_url, lang) for m in others)})
     return embed
 
 
-def declined_embed(res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
+def declined_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
     """No ruling answers the question: say so, and list the nearest ones."""
-    reason = f" ({res['reason']})" if res.get("reason") else ""
-    text = f"Nothing in the archive answers “{res['question']}” closely enough{reason}."
-    embed: dict[str, Any] = {"title": "No ruling answers this question", "description": text,
+    reason = f" ({_(res['reason'], lang)})" if res.get("reason") else ""
+    text = _("Nothing in the archive answers “%(question)s” closely enough", lang,
+             question=res["question"]) + f"{reason}."
+    embed: dict[str, Any] = {"title": _("No ruling answers this question", lang), "description": text,
                              "color": DECLINED_COLOR, "fields": []}
     if res.get("matches"):
-        embed["fields"].append({"name": "Nearest rulings",
-                                "value": "\n".join(match_line(m, public_url) for m in res["matches"])})
+        embed["fields"].append({"name": _("Nearest rulings", lang), "value": "\n".join(
+            match_line(m, public_url, lang) for m in res["matches"])})
     return embed
 
 
-def errata_embed(card: str, res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
+def errata_embed(card: str, res: dict[str, Any], public_url: str | None = None,
+                 lang: str = "en") -> dict[str, Any]:
     """The rulings about a card: one field per ruling (original, translation, source)."""
-    embed: dict[str, Any] = {"title": f"Rulings about “{card}”", "color": KIND_COLORS["erratum"],
-                             "fields": []}
+    embed: dict[str, Any] = {"title": _("Rulings about “%(card)s”", lang, card=card),
+                             "color": KIND_COLORS["erratum"], "fields": []}
     if not res["results"]:
-        embed["description"] = "No ruling is about that card."
+        embed["description"] = _("No ruling is about that card.", lang)
         return embed
-    embed["description"] = "1 ruling" if res["total"] == 1 else f"{res['total']} rulings"
+    embed["description"] = ngettext("%(n)d ruling", "%(n)d rulings", res["total"], lang)
     for r in res["results"]:
         tr = r.get("translation")
         parts = [truncate(r["text"], 420)]
         if tr:
-            parts.append(f"*Translation ({language_name(tr['lang'])}):* {truncate(tr['text'], 300)}")
-        parts.append(f"— {truncate(citation_label(r['citation']), 150)} · {ruling_ref(r['id'], public_url)}")
-        embed["fields"].append({"name": f"{kind_label(r['kind'])}: {display_title(r)}",
+            label = _("Translation (%(language)s):", lang, language=language_name(tr["lang"]))
+            parts.append(f"*{label}* {truncate(tr['text'], 300)}")
+        parts.append(f"— {truncate(citation_label(r['citation'], lang), 150)} · {ruling_ref(r['id'], public_url)}")
+        embed["fields"].append({"name": f"{kind_label(r['kind'], lang)}: {display_title(r, lang)}",
                                 "value": "\n".join(parts)})
     return embed
 
@@ -165,17 +176,23 @@ def _value(value: Any) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def damage_embed(res: dict[str, Any], public_url: str | None = None) -> dict[str, Any]:
-    """The damage check: the result, then one field per step with its rulings or a note."""
-    flags = [text for key, text in (("ward_removed", "Ward removed"), ("brittle_removed", "Brittle removed"),
-                                    ("negated", "negated by losing a card")) if res.get(key)]
-    description = f"Would suffer **{res['would_suffer']}**" + "".join(f" · {f}" for f in flags)
+DAMAGE_FLAGS = (("ward_removed", N_("Ward removed")), ("brittle_removed", N_("Brittle removed")),
+                ("negated", N_("negated by losing a card")))
+
+
+def damage_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
+    """The damage check: the result, then one field per step with its rulings or a note.
+
+    The steps' own text comes from the rules checker, in English."""
+    flags = [_(text, lang) for key, text in DAMAGE_FLAGS if res.get(key)]
+    description = _("Would suffer **%(damage)s**", lang, damage=res["would_suffer"]) + "".join(
+        f" · {f}" for f in flags)
     fields = []
     for i, step in enumerate(res["steps"], 1):
         cites = (", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
-                 if step["rulings"] else "*no ruling in the archive*")
+                 if step["rulings"] else "*" + _("no ruling in the archive", lang) + "*")
         note = f"\n{step['note']}" if step.get("note") else ""
         fields.append({"name": f"{i}. {step['action']}", "value": f"→ **{_value(step['value'])}** · {cites}{note}"})
-    return {"title": f"Damage suffered: {res['damage']}", "description": description,
-            "color": CHECK_COLOR, "fields": fields,
-            "footer": {"text": f"{res['game']} · rules checker"}}
+    return {"title": _("Damage suffered: %(damage)s", lang, damage=res["damage"]),
+            "description": description, "color": CHECK_COLOR, "fields": fields,
+            "footer": {"text": f"{res['game']} · " + _("rules checker", lang)}}

@@ -21,7 +21,7 @@ from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, bui
 from indexer.question import QuestionReader
 from indexer.search import Searcher, SearchResult
 from service.api_models import DEFAULT_K, DEFAULT_LIMIT
-from service.presentation import ruling_view
+from service.presentation import reason_label, ruling_view
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,7 @@ class Engine:
             "answer": matches[0] if answered else None,
             "matches": matches,
             "reason": result.reason,
+            "reason_local": reason_label(result.reason, result.lang),
             # The rules checker computes this ruling: clients can offer the calculator beside it.
             "calculators": checks_for(matches[0]["id"]) if answered else [],
             "took_ms": round((time.perf_counter() - started) * 1000, 2),

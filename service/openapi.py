@@ -49,7 +49,8 @@ OPERATIONS: tuple[Operation, ...] = (
               errors=(404, 422)),
     Operation("get", "/v1/rulings", "listRulings", "List rulings; search errata by card",
               m.RulingList, query=m.RulingsQuery, errors=(422,)),
-    Operation("get", "/v1/cards", "listCards", "Known card names (autocomplete)", m.CardList),
+    Operation("get", "/v1/cards", "listCards", "Known card names; with q, the best matches "
+              "(autocomplete)", m.CardList, query=m.CardsQuery, errors=(422,)),
     Operation("get", "/v1/games", "listGames", "The games, their aliases and counts", m.GameList),
     Operation("get", "/healthz", "health", "Health: record count, model, index build time",
               m.HealthOut, errors=(503,)),

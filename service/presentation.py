@@ -1,4 +1,4 @@
-"""Every string a person reads about a ruling, made in one place.
+"""Every string a person reads about a ruling, made in one place, in the reader's language.
 
 The citation line, the title of a ruling that has none, the kind's label, language and game
 names, the translation's label: the API carries them ready-made (``display_title``,
@@ -6,62 +6,102 @@ names, the translation's label: the API carries them ready-made (``display_title
 page (server-rendered and JS), the Discord bot and the docs all render these, so they cannot
 drift apart. Functions take the API's ruling JSON (a dict), so clients of the API can use them
 on what they received.
+
+Each label function takes a language (default English, the API's labels as they always were);
+the API adds the asker's language beside the English ones (``kind_label_local``,
+``citation.label_local``, ``translation.label_local``, ``context_label_local``,
+``reason_local``), from the gettext catalogues of ``service.i18n``.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from indexer.archive import Ruling
+from service.i18n import N_, _, language_name as catalogue_language_name, ngettext
 
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "da": "Dansk",
                                   "it": "Italiano", "de": "Deutsch", "es": "Español",
                                   "fr": "Français"}
-OUR_TRANSLATION = "unofficial translation; the original is the authority"
-OFFICIAL_EDITION = "the same rule in another official edition"
+OUR_TRANSLATION = N_("unofficial translation; the original is the authority")
+OFFICIAL_EDITION = N_("the same rule in another official edition")
 CITATION_SEPARATOR = " · "
+KIND_LABELS: dict[str, str] = {"rulebook": N_("Rulebook"), "erratum": N_("Erratum"),
+                               "clarification": N_("Clarification"),
+                               "edge case": N_("Edge case"), "example": N_("Example")}
+CONTEXT_LABELS: dict[str, str] = {"CONTEXT": N_("Context"), "SITUATION": N_("Situation")}
+#: The reasons ``indexer.decline`` gives, so that ``reason_local`` can say them in the
+#: asker's language (a reason missing here is shown in English).
+DECLINE_REASONS = (
+    N_("the question is about a game the archive holds no rulings for"),
+    N_("a card, item or monster the question names matched"),
+    N_("no ruling is close enough to the question"),
+    N_("the nearest ruling shares no terms with the question"),
+    N_("a ruling matches in meaning and in terms"),
+)
 
 
 def language_name(code: str) -> str:
     """'de' -> 'Deutsch' (a language's name in that language)."""
-    return LANGUAGE_NAMES.get(code, code)
+    return LANGUAGE_NAMES.get(code) or catalogue_language_name(code)
 
 
-def kind_label(kind: str) -> str:
-    """'edge case' -> 'Edge case' (the badge text)."""
-    return kind[:1].upper() + kind[1:]
+def kind_label(kind: str, lang: str = "en") -> str:
+    """'edge case' -> 'Edge case' (the badge text), in `lang`."""
+    label = KIND_LABELS.get(kind)
+    return _(label, lang) if label else kind[:1].upper() + kind[1:]
 
 
-def pages_label(pages: list[str]) -> str | None:
-    """['18'] -> 'p. 18'; ['18', '20'] -> 'pp. 18, 20'; [] -> None."""
+def context_label(label: str | None, lang: str = "en") -> str:
+    """'SITUATION' -> 'Situation'; a context without a label is a 'Context'."""
+    text = CONTEXT_LABELS.get(label or "CONTEXT")
+    return _(text, lang) if text else (label or "").capitalize()
+
+
+def pages_label(pages: list[str], lang: str = "en") -> str | None:
+    """['18'] -> 'p. 18'; ['18', '20'] -> 'pp. 18, 20'; [] -> None (abbreviated in `lang`)."""
     if not pages:
         return None
-    return f"p. {pages[0]}" if len(pages) == 1 else f"pp. {', '.join(pages)}"
+    return ngettext("p. %(pages)s", "pp. %(pages)s", len(pages), lang, pages=", ".join(pages))
 
 
-def citation_parts(cit: dict[str, Any]) -> list[str]:
+def citation_parts(cit: dict[str, Any], lang: str = "en") -> list[str]:
     """The citation as short parts: source, pages (or section), author, site, date."""
-    where = pages_label(cit.get("pages") or [])
+    where = pages_label(cit.get("pages") or [], lang)
     parts = [cit.get("source"), where, None if where else cit.get("section"),
              cit.get("author"), cit.get("site"), cit.get("date")]
     return [str(p) for p in parts if p]
 
 
-def citation_label(cit: dict[str, Any]) -> str:
+def citation_label(cit: dict[str, Any], lang: str = "en") -> str:
     """'Frosthaven FAQ · dwarf74 · boardgamegeek.com · 2026-07-14'."""
-    return CITATION_SEPARATOR.join(citation_parts(cit))
+    return CITATION_SEPARATOR.join(citation_parts(cit, lang))
 
 
-def display_title(ruling: dict[str, Any]) -> str:
+def display_title(ruling: dict[str, Any], lang: str = "en") -> str:
     """The ruling's title, else its source and pages (rulebook passages have no title)."""
     if ruling.get("title"):
         return ruling["title"]
-    parts = citation_parts(ruling["citation"])[:2]
-    return ", ".join(parts) if parts else f"Ruling {ruling['id']}"
+    parts = citation_parts(ruling["citation"], lang)[:2]
+    return ", ".join(parts) if parts else _("Ruling %(id)s", lang, id=ruling["id"])
 
 
-def translation_label(edition_of: str | None) -> str:
+def translation_label(edition_of: str | None, lang: str = "en") -> str:
     """How a translation is labelled: another official edition, or ours."""
-    return OFFICIAL_EDITION if edition_of else OUR_TRANSLATION
+    return _(OFFICIAL_EDITION if edition_of else OUR_TRANSLATION, lang)
+
+
+def reason_label(reason: str | None, lang: str = "en") -> str:
+    """A decline decision's reason in `lang` (English when the catalogue lacks it)."""
+    return _(reason, lang) if reason else ""
+
+
+def page_labels(lang: str) -> dict[str, dict[str, str]]:
+    """The fixed label vocabularies in `lang`, for the page to show API results in its own
+    language (the API's ``*_local`` labels follow the asker's, which may be another)."""
+    return {"kind": {kind: kind_label(kind, lang) for kind in KIND_LABELS},
+            "context": {key: _(text, lang) for key, text in CONTEXT_LABELS.items()},
+            "translation": {"ours": _(OUR_TRANSLATION, lang), "edition": _(OFFICIAL_EDITION, lang)},
+            "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS}}
 
 
 def game_name(game_id: str, names: dict[str, str] | None = None) -> str:
@@ -69,10 +109,22 @@ def game_name(game_id: str, names: dict[str, str] | None = None) -> str:
     return (names or {}).get(game_id, game_id)
 
 
+def local_labels(view: dict[str, Any], lang: str) -> dict[str, Any]:
+    """`view` (a ruling as the API shows it) with its ``*_local`` labels in `lang`."""
+    out = dict(view, kind_label_local=kind_label(view["kind"], lang),
+               context_label_local=(context_label(view.get("context_label"), lang)
+                                    if view.get("context") else None))
+    out["citation"] = dict(view["citation"], label_local=citation_label(view["citation"], lang))
+    if view.get("translation"):
+        tr = view["translation"]
+        out["translation"] = dict(tr, label_local=translation_label(tr.get("edition_of"), tr["lang"]))
+    return out
+
+
 def ruling_view(rec: Ruling, lang: str | None = None,
                 game_names: dict[str, str] | None = None) -> dict[str, Any]:
     """A ruling as the API shows it: the original text, plus the asker's translation, plus the
-    ready-made labels."""
+    ready-made labels (English, and ``*_local`` in the asker's language)."""
     translation = None
     if lang and lang != rec.lang and lang in rec.translations:
         tr = rec.translations[lang]
@@ -91,7 +143,7 @@ def ruling_view(rec: Ruling, lang: str | None = None,
     }
     view.update(display_title=display_title(view), kind_label=kind_label(rec.kind),
                 game_name=game_name(rec.game, game_names), language_name=language_name(rec.lang))
-    return view
+    return local_labels(view, lang or "en")
 
 
 def check_games(names: dict[str, str] | None = None) -> list[tuple[str, str]]:
@@ -101,6 +153,6 @@ def check_games(names: dict[str, str] | None = None) -> list[tuple[str, str]]:
     return [(gid, game_name(gid, names) if names else gid.title()) for gid in GAMES]
 
 
-def step_citation(rulings: list[str]) -> str:
+def step_citation(rulings: list[str], lang: str = "en") -> str:
     """A checker step's citation for text output: the ids, or that no ruling covers it."""
-    return ", ".join(rulings) if rulings else "no ruling in the archive"
+    return ", ".join(rulings) if rulings else _("no ruling in the archive", lang)

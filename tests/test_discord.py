@@ -1,4 +1,5 @@
-"""The Discord bot without Discord: embeds, limits, handlers, autocomplete, API client, CLI.
+"""The Discord bot without Discord: embeds, limits, handlers, autocomplete, API client, CLI,
+the user's language, the per-server default game and the on-demand sync.
 
 Handlers run with a fake interaction and a fake API client; the real API client is tested
 against httpx.MockTransport (errors) and against the real server (`live_server`).
@@ -14,9 +15,12 @@ import httpx
 import pytest
 
 from service import discord_bot as bot
+from service import discord_commands as dc
+from service import i18n
 from service.discord_bot import LIMITS, ApiError, BotSettings
 
 PUBLIC = "https://rulings.example.org"
+GAMES = [("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven")]
 
 IT_1: dict[str, Any] = {
     "id": "fh-it-1", "game": "frosthaven", "kind": "rulebook", "lang": "it", "title": None,
@@ -174,23 +178,26 @@ def test_damage_embed_links_rulings_and_marks_uncited_steps():
 
 # -- autocomplete ---------------------------------------------------------------------------
 
-def test_filter_cards():
-    assert bot.filter_cards(CARDS, "item") == ["Item 049", "Item 225"]
-    assert bot.filter_cards(CARDS, "ITEM 2") == ["Item 225"]
-    assert bot.filter_cards(CARDS, "make it") == ["Blinkblade “Make It Count”"]  # a word inside
-    assert bot.filter_cards(CARDS, "blade")[:2] == ["Blinkblade", "Blinkblade “Make It Count”"]
-    assert bot.filter_cards(CARDS, "") == CARDS
-    assert bot.filter_cards(CARDS * 10, "") == (CARDS * 10)[:25]
-    assert bot.filter_cards(["Å" * 101, "Savvås"], "savvas") == ["Savvås"]  # accents; >100 chars dropped
-    assert bot.filter_cards(CARDS, "nothing like it") == []
-
-
-def test_card_choices_use_the_cached_names_and_survive_errors():
+def test_card_choices_come_from_the_server_and_survive_errors():
     api = FakeApi()
-    choices = asyncio.run(bot.card_choices(api, "item 2"))
+    choices = asyncio.run(bot.card_choices(api, "  item 2 "))
     assert [(c.name, c.value) for c in choices] == [("Item 225", "Item 225")]
+    assert api.events[-1] == ("api", "cards", {"typed": "item 2"})  # ranked by the server
+    api.names = ["Å" * 101, *(f"Card {i}" for i in range(40))]
+    names = [c.name for c in asyncio.run(bot.card_choices(api, "card"))]
+    assert names == [f"Card {i}" for i in range(25)]  # over-long names dropped, 25 at most
     api.fail = ApiError("down")
     assert asyncio.run(bot.card_choices(api, "item")) == []
+
+
+def test_card_suggestions_against_the_app(fast_client):
+    """The bot's client asks GET /v1/cards?q= and shows the server's ranking."""
+    def handler(request: httpx.Request) -> httpx.Response:
+        res = fast_client.get(request.url.raw_path.decode())
+        return httpx.Response(res.status_code, content=res.data, headers={"Content-Type": res.mimetype})
+    api = client_with(handler)
+    choices = asyncio.run(bot.card_choices(api, "chiling breth"))
+    assert choices[0].value == "Chaos Demon “Chilling Breath”"
 
 
 # -- handlers -------------------------------------------------------------------------------
@@ -213,15 +220,17 @@ class FakeFollowup:
 
 
 class FakeInteraction:
-    def __init__(self, locale: Any = discord.Locale.american_english):
+    def __init__(self, locale: Any = discord.Locale.american_english, guild_id: int | None = None):
         self.events: list = []
         self.response, self.followup, self.locale = FakeResponse(self.events), FakeFollowup(self.events), locale
+        self.guild_id = guild_id
 
 
 class FakeApi:
     def __init__(self, events: list | None = None):
         self.events = events if events is not None else []
         self.fail: ApiError | None = None
+        self.names: list[str] | None = None
 
     async def _call(self, method: str, result: Any, **kwargs: Any) -> Any:
         self.events.append(("api", method, kwargs))
@@ -235,15 +244,17 @@ class FakeApi:
     async def rulings_for_card(self, card, *, lang=None, limit=10):
         return await self._call("rulings", {"results": [ERRATA_09], "total": 1}, card=card, lang=lang)
 
-    async def cards(self):
-        return await self._call("cards", CARDS)
+    async def cards(self, typed=""):
+        ranked = self.names if self.names is not None else [n for n in CARDS if n.lower().startswith(typed)]
+        return await self._call("cards", ranked, typed=typed)
 
     async def check(self, name, payload):
         return await self._call("check", DAMAGE, name=name, payload=payload)
 
 
-def run_handler(handler, *args, locale=discord.Locale.american_english, fail=None, **kwargs):
-    interaction = FakeInteraction(locale)
+def run_handler(handler, *args, locale=discord.Locale.american_english, fail=None, guild_id=None,
+                **kwargs):
+    interaction = FakeInteraction(locale, guild_id)
     api = FakeApi(interaction.events)
     api.fail = fail
     asyncio.run(handler(interaction, api, BotSettings(public_url=PUBLIC), *args, **kwargs))
@@ -281,9 +292,10 @@ def test_api_errors_become_a_short_friendly_message():
 def test_errata_uses_the_user_locale_for_translations():
     events = run_handler(bot.handle_errata, "Item 225", locale=discord.Locale.spain_spanish)
     assert events[1][2] == {"card": "Item 225", "lang": "es"}
-    assert events[-1][1]["embed"].title == "Rulings about “Item 225”"
+    assert events[-1][1]["embed"].title == "Reglas sobre “Item 225”"  # labelled in Spanish
     events = run_handler(bot.handle_errata, "Item 225", locale=discord.Locale.japanese)
     assert events[1][2]["lang"] is None
+    assert events[-1][1]["embed"].title == "Rulings about “Item 225”"  # not one of the 7: English
 
 
 def test_damage_handler_builds_the_request():
@@ -299,12 +311,187 @@ def test_commands_register_on_a_tree():
     tree = discord.app_commands.CommandTree(client)
     bot.register_commands(tree, FakeApi(), BotSettings(), [("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven")])
     commands = {c.name: c for c in tree.get_commands()}
-    assert set(commands) == {"rule", "errata", "damage"}
+    assert set(commands) == {"rule", "errata", "damage", "settings"}
     game = next(p for p in commands["rule"].parameters if p.name == "game")
     assert [c.value for c in game.choices] == ["any", "frosthaven", "gloomhaven"]
     assert next(p for p in commands["errata"].parameters if p.name == "card").autocomplete
     assert {p.name for p in commands["damage"].parameters} >= {"attack", "shield", "ward", "brittle",
                                                                "modifiers", "hp", "game"}
+
+
+# -- the user's language ---------------------------------------------------------------------
+
+def test_replies_are_labelled_in_the_interaction_locale():
+    events = run_handler(bot.handle_rule, "kann ich zwei obere Aktionen ausführen?", locale=discord.Locale.german)
+    embed = events[-1][1]["embed"].to_dict()
+    assert embed["title"] == "Regelbuch: Frosthaven rulebook excerpt (Italian), S. 18, 20, 34"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Quelle"] == "Frosthaven rulebook excerpt (Italian) · S. 18, 20, 34"
+    assert "Übersetzung (English): inoffizielle Übersetzung; maßgeblich ist das Original" in fields
+    assert fields["Verwandte Regelentscheidungen"].startswith("• Erratum: ")
+    assert embed["footer"]["text"] == "fh-it-1 · frosthaven · Original auf Italiano"
+    declined = run_handler(bot.handle_rule, "pizza?", locale=discord.Locale.french)[-1][1]["embed"]
+    assert declined.title == "Aucune règle ne répond à cette question"
+    assert "(aucune règle n'est assez proche de la question)" in declined.description
+    damage = run_handler(bot.handle_damage, attack=6, locale=discord.Locale.italian)[-1][1]["embed"]
+    assert damage.title == "Danno subito: 2" and "Protezione rimossa" in damage.description
+    failed = run_handler(bot.handle_rule, "x", locale=discord.Locale.dutch, fail=ApiError(dc.UNREACHABLE))
+    assert failed[-1][1]["content"] == "De uitsprakendienst is nu niet bereikbaar. Probeer het later opnieuw."
+
+
+def test_embed_limits_hold_in_every_language():
+    huge = copy.deepcopy(IT_1)
+    huge.update(text="word " * 3000, cards=[{"type": "card", "name": "c", "of": None, "label": "L" * 80}] * 40)
+    matches = [dict(huge, id=f"fh-edge-{i:02}") for i in range(30)]
+    for lang in ("en", "nl", "da", "it", "de", "es", "fr"):
+        assert_within_limits(bot.fit_embed(bot.answer_embed(dict(ANSWER, answer=huge, matches=[huge, *matches]),
+                                                            PUBLIC, lang), lang))
+        fitted = bot.fit_embed({"title": "t", "fields": [{"name": "n", "value": "v"}] * 30}, lang)
+        assert fitted["footer"]["text"] == i18n.ngettext("%(n)d more not shown", "%(n)d more not shown", 5, lang)
+
+
+def test_the_translator_localises_names_descriptions_and_choices():
+    from discord.app_commands import TranslationContext, TranslationContextLocation as Where, locale_str
+    translator = bot.CatalogueTranslator()
+
+    def tr(text, locale, where):
+        return asyncio.run(translator.translate(locale_str(text), locale, TranslationContext(where, None)))
+    assert tr("rule", discord.Locale.german, Where.command_name) == "regel"
+    assert tr("question", discord.Locale.danish, Where.parameter_name) == "spørgsmål"
+    assert tr("Any game", discord.Locale.spain_spanish, Where.choice_name) == "Cualquier juego"
+    assert tr("Which game", discord.Locale.latin_american_spanish, Where.parameter_description) == "Qué juego"
+    assert tr("rule", discord.Locale.american_english, Where.command_name) is None  # the source
+    assert tr("rule", discord.Locale.japanese, Where.command_name) is None  # not one of the 7
+    assert tr("Frosthaven", discord.Locale.french, Where.choice_name) is None  # names stay
+
+
+def test_command_payloads_carry_valid_localisations():
+    payloads = {p["name"]: p for p in asyncio.run(bot.command_payloads(GAMES))}
+    assert set(payloads) == {"rule", "errata", "damage", "settings"}
+    rule = payloads["rule"]
+    assert rule["name_localizations"]["de"] == "regel" and rule["name_localizations"]["it"] == "regola"
+    assert rule["description_localizations"]["fr"] == "Répondre à une question de règles avec la règle qui y répond"
+    names = []
+    for payload in payloads.values():
+        for option in [payload, *payload.get("options", []), *(o for p in payload.get("options", [])
+                                                                for o in p.get("options", []))]:
+            names += list((option.get("name_localizations") or {}).values()) + [option["name"]]
+            for value in (option.get("description_localizations") or {}).values():
+                assert 1 <= len(value) <= 100
+    assert all(bot.NAME_PATTERN.match(n) and n == n.lower() for n in names), names
+    for payload in payloads.values():  # option names stay unique within a command in every locale
+        for locale in ("de", "nl", "da", "it", "es-ES", "fr"):
+            local = [o.get("name_localizations", {}).get(locale, o["name"]) for o in payload.get("options", [])]
+            assert len(local) == len(set(local)), (payload["name"], locale)
+    settings = payloads["settings"]
+    assert settings["default_member_permissions"] == discord.Permissions(manage_guild=True).value
+    game = settings["options"][0]
+    assert game["name"] == "game" and game["type"] == 1  # /settings game
+
+
+# -- the per-server default game --------------------------------------------------------------
+
+def test_store_is_created_on_first_write_and_keeps_one_game_per_server(tmp_path):
+    from service.guild_store import GuildSettings
+    path = tmp_path / "nested" / "bot.sqlite3"
+    store = GuildSettings(path)
+    assert store.get_game(1) is None and not path.exists()  # reading creates nothing
+    store.set_game(1, "gloomhaven")
+    store.set_game(2, "frosthaven")
+    store.set_game(1, "frosthaven")
+    assert path.exists()
+    assert (store.get_game(1), store.get_game(2), store.get_game(3), store.get_game(None)) == (
+        "frosthaven", "frosthaven", None, None)
+    store.set_game(2, None)
+    assert GuildSettings(path).get_game(2) is None  # kept on disk, not in memory
+
+
+def test_store_path_setting(monkeypatch, tmp_path):
+    from service.guild_store import DEFAULT_PATH, GuildSettings
+    monkeypatch.delenv("RULINGS_BOT_DB", raising=False)
+    assert GuildSettings().path == DEFAULT_PATH
+    monkeypatch.setenv("RULINGS_BOT_DB", str(tmp_path / "x.sqlite3"))
+    assert GuildSettings().path == tmp_path / "x.sqlite3"
+
+
+def test_a_failed_write_leaves_the_previous_game(tmp_path, monkeypatch):
+    import sqlite3
+
+    from service import guild_store
+    store = guild_store.GuildSettings(tmp_path / "bot.sqlite3")
+    store.set_game(7, "gloomhaven")
+    monkeypatch.setattr(guild_store, "SCHEMA", "CREATE TABLE broken (")  # fails inside the transaction
+    with pytest.raises(sqlite3.Error):
+        store.set_game(7, "frosthaven")
+    assert store.get_game(7) == "gloomhaven"
+
+
+def test_settings_game_and_rule_use_the_server_default(tmp_path):
+    from service.guild_store import GuildSettings
+    store = GuildSettings(tmp_path / "bot.sqlite3")
+    interaction = FakeInteraction(discord.Locale.danish, guild_id=42)
+    interaction.response.send_message = lambda content, ephemeral: interaction.events.append(
+        ("message", content, ephemeral)) or asyncio.sleep(0)
+    asyncio.run(bot.handle_settings_game(interaction, store, "gloomhaven", dict(GAMES)))
+    assert interaction.events[-1] == ("message", "Spørgsmål på denne server handler nu om Gloomhaven, "
+                                                 "medmindre de nævner et andet spil.", True)
+    assert store.get_game(42) == "gloomhaven"
+    events = run_handler(bot.handle_rule, "traps?", guild_id=42, store=store)
+    assert events[1][2]["game"] == "gloomhaven"  # sent as `game` with the question
+    events = run_handler(bot.handle_rule, "traps?", "frosthaven", guild_id=42, store=store)
+    assert events[1][2]["game"] == "frosthaven"  # a game chosen in the command wins
+    events = run_handler(bot.handle_rule, "traps?", "any", guild_id=42, store=store)
+    assert events[1][2]["game"] is None  # "any game" asks about every game
+    events = run_handler(bot.handle_damage, attack=3, guild_id=42, store=store)
+    assert events[1][2]["payload"]["game"] == "gloomhaven"
+    assert run_handler(bot.handle_rule, "traps?", guild_id=7, store=store)[1][2]["game"] is None
+    asyncio.run(bot.handle_settings_game(interaction, store, "any", dict(GAMES)))
+    assert store.get_game(42) is None
+    dm = FakeInteraction(discord.Locale.german)
+    dm.response.send_message = interaction.response.send_message
+    asyncio.run(bot.handle_settings_game(dm, store, "gloomhaven", dict(GAMES)))
+    assert interaction.events[-1][1] == "Servereinstellungen lassen sich nur auf einem Server ändern."
+
+
+# -- syncing on demand, sharded ----------------------------------------------------------------
+
+@pytest.mark.parametrize("sync", [False, True])
+def test_commands_are_synced_only_when_asked(sync, tmp_path):
+    from service.guild_store import GuildSettings
+    assert issubclass(bot.RulingsBot, discord.AutoShardedClient)
+    client = bot.RulingsBot(BotSettings(sync=sync), FakeGamesApi(), GuildSettings(tmp_path / "db"))
+    synced = []
+
+    async def fake_sync(*args, **kwargs):
+        synced.append(await asyncio.gather(*(c.get_translated_payload(client.tree, client.tree.translator)
+                                             for c in client.tree.get_commands())))
+        return []
+    client.tree.sync = fake_sync
+    asyncio.run(client.setup_hook())
+    assert {c.name for c in client.tree.get_commands()} == {"rule", "errata", "damage", "settings"}
+    assert isinstance(client.tree.translator, bot.CatalogueTranslator)
+    assert len(synced) == (1 if sync else 0)
+    if sync:
+        rule = next(p for p in synced[0] if p["name"] == "rule")
+        assert rule["name_localizations"]["nl"] == "regel"  # synced with the translations
+
+
+class FakeGamesApi(FakeApi):
+    async def games(self):
+        return GAMES
+
+    async def aclose(self):
+        pass
+
+
+def test_cli_sync_flag_reaches_the_bot(runner, monkeypatch):
+    from service import cli as cli_module
+    seen = {}
+    monkeypatch.setattr(bot, "run_bot", lambda token, api_url, public_url, sync=False: seen.update(
+        token=token, sync=sync))
+    monkeypatch.setenv("DISCORD_TOKEN", "t0ken")
+    assert runner.invoke(cli_module.cli, ["discord"]).exit_code == 0 and seen == {"token": "t0ken", "sync": False}
+    assert runner.invoke(cli_module.cli, ["discord", "--sync"]).exit_code == 0 and seen["sync"] is True
 
 
 # -- the API client -------------------------------------------------------------------------
@@ -337,20 +524,20 @@ def test_api_client_network_errors(exc, expected):
     assert expected in caught.value.message
 
 
-def test_api_client_caches_the_card_names():
+def test_api_client_asks_the_server_for_card_names():
     calls = []
 
     def handler(request: httpx.Request) -> httpx.Response:
-        calls.append(request.url.path)
+        calls.append(str(request.url))
         return httpx.Response(200, json={"cards": CARDS})
 
     async def twice():
         api = client_with(handler)
-        first, second = await api.cards(), await api.cards()
+        first, second = await api.cards(), await api.cards("item 2")
         await api.aclose()
         return first, second
     assert asyncio.run(twice()) == (CARDS, CARDS)
-    assert calls == ["/v1/cards"]
+    assert calls == ["http://api.test/v1/cards", "http://api.test/v1/cards?q=item+2"]
 
 
 @pytest.mark.slow
@@ -359,7 +546,7 @@ def test_api_client_against_the_real_server(live_server):
         api = bot.RulingsAPI(live_server)
         try:
             return (await api.ask("can I do two top actions?"), await api.rulings_for_card("item 225", lang="de"),
-                    await api.cards(), await api.games(),
+                    await api.cards("item 22"), await api.games(),
                     await api.check("damage", {"game": "frosthaven", "attack": 6, "shield": 2, "ward": True}))
         finally:
             await api.aclose()

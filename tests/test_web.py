@@ -164,6 +164,36 @@ def test_browser_answers_a_question(page, live_server, tmp_path):
 
 
 @pytest.mark.browser
+def test_browser_switches_language_and_asks(page, live_server):
+    page.goto(live_server + "/?card=item+225")
+    page.wait_for_selector("#errata article.ruling")
+    page.click("nav.languages a[data-ui=de]")
+    page.wait_for_url("**/?card=item+225&ui=de")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.locator("#ask-h").inner_text() == "Stelle eine Regelfrage"
+    page.wait_for_selector("#errata article.ruling")  # the card search is kept, now in German
+    errata = page.locator("#errata article.ruling").first
+    assert errata.locator(".badge").inner_text().lower() == "erratum"
+    assert "Übersetzung (Deutsch)" in errata.locator(".translation .label").inner_text()
+    page.fill("#q", "kann ich zwei obere Aktionen ausführen?")
+    page.press("#q", "Enter")
+    page.wait_for_selector("#answer[aria-busy=false] > :not(.loading)")
+    card = page.locator("#answer article.ruling").first
+    assert card.get_attribute("data-id") in {"fh-nl-1", "fh-it-1"}
+    assert card.locator(".badge").inner_text().lower() == "regelbuch"
+    assert card.locator(".citation .label").inner_text() == "Quelle:"
+    assert "S. 18, 20, 34" in card.locator(".citation").inner_text()
+    assert "Übersetzung (Deutsch): inoffizielle Übersetzung" in card.locator(".translation .label").inner_text()
+    assert page.locator("#answer .status").inner_text().startswith("Beste Regelentscheidung für")
+    assert "ui=de" in page.url and "q=kann+ich" in page.url  # the address keeps the language
+    french = page.locator("nav.languages a[data-ui=fr]").get_attribute("href")
+    assert "ui=fr" in french and "q=kann+ich" in french  # and the switcher the question
+    page.click("#damage-form button[type=submit]")
+    page.locator("#damage-result .verdict").wait_for()
+    assert page.locator("#damage-result .verdict").inner_text().startswith("Erlittener Schaden:")
+
+
+@pytest.mark.browser
 def test_browser_runs_the_question_in_the_url(page, live_server):
     page.goto(live_server + "/?q=mag+ik+twee+bovenste+acties+doen%3F")
     page.wait_for_selector("#answer article.ruling")
@@ -327,6 +357,22 @@ def test_browser_monster_board_solves_a_click_built_room(page, live_server):
     assert page.locator("#mb-board .dest").count() == 0
     assert result.inner_text() == ""
     assert hex_at(page, 2, 2).get_attribute("aria-label") == "hex 2,2: trap"
+
+
+@pytest.mark.browser
+def test_browser_monster_board_in_another_language(page, live_server):
+    page.goto(live_server + "/?ui=it")
+    hex_at(page, 0, 0).wait_for()
+    assert page.locator("#mb-board svg").get_attribute("aria-label") == "Tabellone, 10 colonne per 7 righe"
+    hex_at(page, 1, 2).click()
+    assert hex_at(page, 1, 2).get_attribute("aria-label") == "esagono 1,2: mostro"
+    assert page.locator("#mb-status").inner_text() == "Collocato sull'esagono 1,2: mostro."
+    pick(page, "icy")
+    hex_at(page, 2, 2).click()
+    assert hex_at(page, 2, 2).get_attribute("aria-label") == "esagono 2,2: terreno ghiacciato"
+    page.click("#mb-clear")
+    page.click("#board-form button[type=submit]")
+    assert page.locator("#board-result .error").inner_text() == "Prima colloca il mostro sul tabellone."
 
 
 @pytest.mark.browser

@@ -1,7 +1,20 @@
 // The Rulings page: a thin client of the /v1 JSON API (no framework, no build step).
 // Every string from the API reaches the page through el() / textContent, never innerHTML.
+// Every string of the page's own comes through t(): the server embeds the page language's
+// catalogue (service/translations/*.po) as JSON in #ui-messages, with the labels of kinds,
+// contexts, translations and decline reasons in that language (LABELS). Messages have no
+// plural forms here: write them so that none is needed ("Rulings found: 3").
 
 const $ = (selector) => document.querySelector(selector);
+const UI = document.documentElement.lang || "en";
+const { messages: MESSAGES = {}, labels: LABELS = {} } =
+  JSON.parse(document.getElementById("ui-messages")?.textContent || "{}");
+
+/** The message in the page's language, with %(name)s filled from `params`. */
+function t(message, params = {}) {
+  return (MESSAGES[message] || message).replace(/%\((\w+)\)[sd]/g, (all, name) =>
+    (name in params ? String(params[name]) : all));
+}
 
 // ---- DOM helpers ---------------------------------------------------------------------------
 
@@ -44,10 +57,10 @@ async function api(path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new Error("The server cannot be reached. Check the connection and try again.");
+    throw new Error(t("The server cannot be reached. Check the connection and try again."));
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data?.error?.message || `The server answered ${response.status}.`);
+  if (!response.ok) throw new Error(data?.error?.message || t("The server answered %(status)s.", { status: response.status }));
   return data;
 }
 
@@ -76,8 +89,9 @@ async function load(target, message, fetcher, render) {
 // ---- rulings ---------------------------------------------------------------------------------
 
 // Labels (title, kind, citation, language and game names) come ready-made with each ruling
-// from the API (service/presentation.py): the page only renders them.
-const kindLabel = (kind) => kind.charAt(0).toUpperCase() + kind.slice(1);
+// from the API (service/presentation.py): the page only renders them, those of a fixed
+// vocabulary in the page's language (LABELS, made by presentation.py too).
+const label = (group, key, fallback) => LABELS[group]?.[key] || fallback;
 const kindClass = (kind) => "badge kind-" + kind.replace(/\s+/g, "-");
 const langName = (code) => LANGS[code] || code;
 
@@ -87,12 +101,13 @@ function permalink(ruling) {
 }
 
 function badge(r) {
-  return el("span", { class: kindClass(r.kind) }, r.kind_label);
+  return el("span", { class: kindClass(r.kind) }, label("kind", r.kind, r.kind_label));
 }
 
 function translationBlock(tr) {
   return el("div", { class: "translation", lang: tr.lang },
-    el("p", { class: "label" }, `Translation (${tr.language_name}): ${tr.label}`),
+    el("p", { class: "label" }, t("Translation (%(language)s): %(label)s",
+      { language: tr.language_name, label: label("translation", tr.edition_of ? "edition" : "ours", tr.label) })),
     tr.title && el("p", { class: "tr-title" }, tr.title),
     tr.context && el("p", { class: "context" }, tr.context),
     el("p", {}, tr.text));
@@ -100,9 +115,9 @@ function translationBlock(tr) {
 
 function cardChips(cards) {
   if (!cards.length) return null;
-  return el("p", { class: "cards" }, el("span", { class: "label" }, "About:"), " ",
+  return el("p", { class: "cards" }, el("span", { class: "label" }, t("About:")), " ",
     cards.map((c) => el("button", {
-      type: "button", class: "chip", title: `Find every ruling about ${c.label}`,
+      type: "button", class: "chip", title: t("Find every ruling about %(card)s", { card: c.label }),
       onclick: () => findCard(c.label, { scroll: true }),
     }, c.label)));
 }
@@ -113,54 +128,68 @@ function renderRuling(r, heading = "h3") {
   return el("article", { class: "ruling", "data-id": r.id },
     el("div", { class: "meta" }, badge(r), " ",
       el("span", { class: "game" }, r.game_name), " ",
-      el("span", { class: "lang", title: "language of the original" }, r.lang.toUpperCase()), " ",
+      el("span", { class: "lang", title: t("language of the original") }, r.lang.toUpperCase()), " ",
       el("span", { class: "rid" }, r.id)),
     el(heading, { class: "title" }, el("a", { href: permalink(r) }, title)),
     r.context && el("p", { class: "context" },
-      el("strong", {}, `${kindLabel((r.context_label || "context").toLowerCase())}:`), " ", r.context),
+      el("strong", {}, `${label("context", r.context_label || "CONTEXT", r.context_label_local)}:`), " ", r.context),
     el("blockquote", { class: "original", lang: r.lang },
-      el("p", { class: "label" }, `Original (${r.language_name})`), el("p", {}, r.text)),
+      el("p", { class: "label" }, t("Original (%(language)s)", { language: r.language_name })), el("p", {}, r.text)),
     r.translation && translationBlock(r.translation),
     cardChips(r.cards),
-    el("footer", { class: "citation" }, el("span", { class: "label" }, "Source:"), " ", r.citation.label));
+    el("footer", { class: "citation" }, el("span", { class: "label" }, t("Source:")), " ",
+      r.citation.label_local || r.citation.label));
 }
 
 /** A line linking to a ruling's permalink (related / nearest rulings). */
 function rulingLink(r) {
   const title = r.translation?.title || r.title || snippet(r.translation?.text || r.text);
   return el("li", {}, badge(r), " ", el("a", { href: permalink(r) }, title), " ",
-    el("span", { class: "muted" }, `${r.id} · ${r.citation.label}`));
+    el("span", { class: "muted" }, `${r.id} · ${r.citation.label_local || r.citation.label}`));
 }
 
 const snippet = (text, n = 90) => (text.length > n ? text.slice(0, n - 1).trimEnd() + "…" : text);
 
 function renderAnswer(res) {
-  const lang = `language: ${langName(res.lang)}`;
+  const lang = t("language: %(language)s", { language: langName(res.lang) });
   if (res.declined) {
     return el("div", { class: "declined" },
-      el("h2", {}, "No ruling found"),
-      el("p", {}, "No ruling in the archive answers this question, and nothing is made up. ",
-        "Try rephrasing it, or choose the game."),
-      res.reason && el("p", { class: "muted" }, `Why: ${res.reason}.`),
-      res.matches.length > 0 && el("h3", {}, "Nearest rulings"),
+      el("h2", {}, t("No ruling found")),
+      el("p", {}, t("No ruling in the archive answers this question, and nothing is made up."), " ",
+        t("Try rephrasing it, or choose the game.")),
+      res.reason && el("p", { class: "muted" }, t("Why: %(reason)s.", { reason: label("reason", res.reason, res.reason) })),
+      res.matches.length > 0 && el("h3", {}, t("Nearest rulings")),
       res.matches.length > 0 && el("ul", { class: "related" }, res.matches.map(rulingLink)),
       el("p", { class: "muted" }, lang));
   }
   const others = res.matches.slice(1);
   return el("div", { class: "answered" },
-    el("p", { class: "status" }, `Best ruling for “${res.question}” · ${lang} · ${Math.round(res.took_ms)} ms`),
+    el("p", { class: "status" }, t("Best ruling for “%(question)s”", { question: res.question }),
+      ` · ${lang} · ${Math.round(res.took_ms)} ms`),
     renderRuling(res.answer, "h2"),
-    others.length > 0 && el("section", { class: "more", "aria-label": "Related rulings" },
-      el("h3", {}, "Related rulings"), el("ul", { class: "related" }, others.map(rulingLink))));
+    others.length > 0 && el("section", { class: "more", "aria-label": t("Related rulings") },
+      el("h3", {}, t("Related rulings")), el("ul", { class: "related" }, others.map(rulingLink))));
 }
 
 // ---- ask -------------------------------------------------------------------------------------
 
-/** Put the current search in the address bar (push a new entry unless it is the same). */
+/** Put the current search in the address bar (push a new entry unless it is the same); a
+ * language chosen on the page (?ui=) stays, and the language links follow the search. */
 function updateUrl(params) {
-  const url = `/?${query(params)}`;
+  const ui = new URLSearchParams(location.search).get("ui");
+  const url = `/?${query({ ...params, ui })}`;
   if (location.pathname + location.search === url) return;
   history.pushState(params, "", url);
+  syncLanguageLinks();
+}
+
+/** Point each language link at the current address in that language. */
+function syncLanguageLinks() {
+  for (const link of document.querySelectorAll("nav.languages a[data-ui]")) {
+    const params = new URLSearchParams(location.search);
+    params.set("ui", link.dataset.ui);
+    link.href = `${location.pathname}?${params}`;
+  }
 }
 
 function ask({ q, game = "", lang = "" }, { push = true } = {}) {
@@ -168,15 +197,15 @@ function ask({ q, game = "", lang = "" }, { push = true } = {}) {
   $("#game").value = game in GAMES ? game : "";
   $("#lang").value = lang in LANGS ? lang : "";
   if (push) updateUrl({ q, game, lang });
-  return load($("#answer"), "Searching the archive…",
+  return load($("#answer"), t("Searching the archive…"),
     () => api(`/v1/ask?${query({ q, game: $("#game").value, lang: $("#lang").value, k: 5 })}`), renderAnswer);
 }
 
 // ---- errata by card ----------------------------------------------------------------------------
 
 function renderErrata(res) {
-  if (!res.results.length) return el("p", { class: "empty" }, "No ruling is about that card.");
-  const count = res.total === 1 ? "1 ruling" : `${res.total} rulings`;
+  if (!res.results.length) return el("p", { class: "empty" }, t("No ruling is about that card."));
+  const count = t("Rulings found: %(count)s", { count: res.total });
   return el("div", {}, el("p", { class: "status" }, count), res.results.map((r) => renderRuling(r, "h3")));
 }
 
@@ -184,8 +213,9 @@ function findCard(card, { push = true, scroll = false } = {}) {
   $("#card").value = card;
   if (push) updateUrl({ card });
   if (scroll) $("#errata-h").scrollIntoView({ behavior: "smooth" });
-  return load($("#errata"), "Looking up the card…",
-    () => api(`/v1/rulings?${query({ card, lang: $("#lang").value, limit: 20 })}`), renderErrata);
+  // The rulings come translated into the chosen language, else into the page's.
+  return load($("#errata"), t("Looking up the card…"),
+    () => api(`/v1/rulings?${query({ card, lang: $("#lang").value || UI, limit: 20 })}`), renderErrata);
 }
 
 async function loadCardNames() {
@@ -206,18 +236,18 @@ function renderSteps(steps) {
   return el("ol", { class: "steps" }, steps.map((s) => el("li", {},
     el("span", { class: "action" }, s.action), " → ", el("strong", {}, formatValue(s.value)), " ",
     s.rulings.length
-      ? el("span", { class: "cites" }, "Rulings: ",
+      ? el("span", { class: "cites" }, t("Rulings:"), " ",
         s.rulings.map((id, i) => [i ? ", " : "", el("a", { href: `/r/${encodeURIComponent(id)}` }, id)]))
-      : el("span", { class: "noruling" }, "no ruling in the archive"),
+      : el("span", { class: "noruling" }, t("no ruling in the archive")),
     s.note && el("p", { class: "note" }, s.note))));
 }
 
 function renderDamage(res) {
-  const flags = [res.ward_removed && "Ward removed", res.brittle_removed && "Brittle removed",
-    res.negated && "negated by losing a card"].filter(Boolean);
+  const flags = [res.ward_removed && t("Ward removed"), res.brittle_removed && t("Brittle removed"),
+    res.negated && t("negated by losing a card")].filter(Boolean);
   return el("div", {},
-    el("p", { class: "verdict" }, "Damage suffered: ", el("strong", { class: "damage" }, res.damage),
-      ` (would suffer ${res.would_suffer})`, flags.length ? ` · ${flags.join(" · ")}` : ""),
+    el("p", { class: "verdict" }, t("Damage suffered:"), " ", el("strong", { class: "damage" }, res.damage),
+      " ", t("(would suffer %(damage)s)", { damage: res.would_suffer }), flags.length ? ` · ${flags.join(" · ")}` : ""),
     renderSteps(res.steps));
 }
 
@@ -247,7 +277,7 @@ function syncDamageGame() {
 // ---- initiative list editor --------------------------------------------------------------------
 
 let figureCount = 0;
-const TYPES = ["character", "monster", "summon"];
+const TYPES = { character: t("Character"), monster: t("Monster"), summon: t("Summon") };
 
 function field(id, label, input, extra = "") {
   return el("div", { class: `field ${extra}` }, el("label", { for: id }, label), input);
@@ -265,17 +295,17 @@ function syncFigure(row) {
 function addFigure(fig = { name: "", type: "character" }) {
   const id = `fig-${++figureCount}`;
   const typeSelect = el("select", { id: `${id}-type`, name: "type" },
-    TYPES.map((t) => el("option", { value: t, selected: t === fig.type }, kindLabel(t))));
+    Object.entries(TYPES).map(([type, label]) => el("option", { value: type, selected: type === fig.type }, label)));
   const row = el("li", { class: "figure" },
-    field(`${id}-name`, "Name", el("input", { id: `${id}-name`, name: "name", value: fig.name ?? "", required: true, maxlength: 60 })),
-    field(`${id}-type`, "Type", typeSelect),
-    field(`${id}-init`, "Initiative", el("input", { id: `${id}-init`, name: "initiative", type: "number", min: 1, max: 99, value: fig.initiative ?? "" }), "f-initiative"),
-    field(`${id}-second`, "Second card", el("input", { id: `${id}-second`, name: "second", type: "number", min: 1, max: 99, value: fig.second ?? "" }), "f-second"),
-    field(`${id}-summoner`, "Summoner", el("input", { id: `${id}-summoner`, name: "summoner", value: fig.summoner ?? "" }), "f-summoner"),
+    field(`${id}-name`, t("Name"), el("input", { id: `${id}-name`, name: "name", value: fig.name ?? "", required: true, maxlength: 60 })),
+    field(`${id}-type`, t("Type"), typeSelect),
+    field(`${id}-init`, t("Initiative"), el("input", { id: `${id}-init`, name: "initiative", type: "number", min: 1, max: 99, value: fig.initiative ?? "" }), "f-initiative"),
+    field(`${id}-second`, t("Second card"), el("input", { id: `${id}-second`, name: "second", type: "number", min: 1, max: 99, value: fig.second ?? "" }), "f-second"),
+    field(`${id}-summoner`, t("Summoner"), el("input", { id: `${id}-summoner`, name: "summoner", value: fig.summoner ?? "" }), "f-summoner"),
     el("div", { class: "field f-fresh" }, el("label", {},
-      el("input", { type: "checkbox", name: "fresh", checked: Boolean(fig.summoned_this_round) }), " Summoned this round")),
-    el("button", { type: "button", class: "secondary remove", "aria-label": `Remove figure ${figureCount}`,
-      onclick: () => { row.remove(); $("#add-figure").focus(); } }, "Remove"));
+      el("input", { type: "checkbox", name: "fresh", checked: Boolean(fig.summoned_this_round) }), " ", t("Summoned this round"))),
+    el("button", { type: "button", class: "secondary remove", "aria-label": t("Remove figure %(n)s", { n: figureCount }),
+      onclick: () => { row.remove(); $("#add-figure").focus(); } }, t("Remove")));
   typeSelect.addEventListener("change", () => syncFigure(row));
   $("#figures").append(row);
   syncFigure(row);
@@ -299,10 +329,10 @@ function renderInitiative(res) {
   const groups = (title, list) => list.length > 0 && el("p", { class: "hint" }, title,
     list.map((g) => g.join(" = ")).join("; "));
   return el("div", {},
-    el("p", { class: "verdict" }, "Acting order:"),
+    el("p", { class: "verdict" }, t("Acting order:")),
     el("ol", { class: "order" }, res.order.map((name) => el("li", {}, name))),
-    groups("Tied, the players choose: ", res.ties),
-    groups("Not settled by any ruling: ", res.unresolved),
+    groups(`${t("Tied, the players choose:")} `, res.ties),
+    groups(`${t("Not settled by any ruling:")} `, res.unresolved),
     renderSteps(res.steps));
 }
 
@@ -313,10 +343,10 @@ async function loadBoard() {
   if (!section) return;
   try {
     const { initBoard } = await import(section.dataset.script);
-    initBoard({ el, api, load, renderSteps });
+    initBoard({ el, api, load, renderSteps, t });
   } catch (error) {
     console.error("board editor unavailable:", error);
-    section.append(el("p", { class: "error", role: "alert" }, "The board editor could not be loaded."));
+    section.append(el("p", { class: "error", role: "alert" }, t("The board editor could not be loaded.")));
   }
 }
 
@@ -344,9 +374,9 @@ function init() {
     const card = $("#card").value.trim();
     if (card) findCard(card);
   });
-  onSubmit("#damage-form", (form) => load($("#damage-result"), "Computing…",
+  onSubmit("#damage-form", (form) => load($("#damage-result"), t("Computing…"),
     () => api("/v1/check/damage", damagePayload(form)), renderDamage));
-  onSubmit("#initiative-form", () => load($("#initiative-result"), "Computing…",
+  onSubmit("#initiative-form", () => load($("#initiative-result"), t("Computing…"),
     () => api("/v1/check/initiative", { game: $("#i-game").value,
       figures: [...document.querySelectorAll("#figures .figure")].map(figurePayload) }), renderInitiative));
   $("#d-game").addEventListener("change", syncDamageGame);
@@ -355,7 +385,7 @@ function init() {
     { name: "Banner Spear", type: "character", initiative: 20, second: 30 },
     { name: "Algox Archers", type: "monster", initiative: 20 },
     { name: "Banner", type: "summon", summoner: "Banner Spear" }].forEach(addFigure);
-  window.addEventListener("popstate", runFromUrl);
+  window.addEventListener("popstate", () => { syncLanguageLinks(); runFromUrl(); });
   loadCardNames();
   loadBoard();
   runFromUrl();

@@ -1,6 +1,7 @@
 // The monster board editor: build a room on a hex grid, ask POST /v1/check/monster where the
 // monster goes, and draw the answer on the board. Flat-topped hexes in "odd-q" layout: odd
-// columns sit half a hex lower. app.js imports this module and passes its DOM and API helpers;
+// columns sit half a hex lower. app.js imports this module and passes its DOM and API helpers
+// and t() (the page's catalogue: every string of the editor's own is in the page's language);
 // strings from the API reach the page as text only (el() / textContent), never as markup.
 import { answerView, optionColour, optionLines } from "./board-answer.js";
 
@@ -42,8 +43,11 @@ function corners(c, r, scale = 1) {
   }).join(" ");
 }
 
-export function initBoard({ el, api, load, renderSteps }) {
+export function initBoard({ el, api, load, renderSteps, t = (m, p = {}) => m.replace(/%\((\w+)\)s/g, (a, k) => p[k]) }) {
   const $ = (selector) => document.querySelector(selector);
+  const PIECES = { monster: t("monster"), enemy: t("enemy"), ally: t("ally"), wall: t("wall"), obstacle: t("obstacle"),
+    trap: t("trap"), hazardous: t("hazardous"), difficult: t("difficult"), icy: t("icy") };
+  const or = ` ${t("or")} `;
   const form = $("#board-form");
   const boardEl = $("#mb-board");
   const resultEl = $("#board-result");
@@ -117,16 +121,19 @@ export function initBoard({ el, api, load, renderSteps }) {
     return out;
   }
 
+  const figureName = (fig) => (fig.kind === "enemy" ? t("enemy %(name)s", { name: fig.name }) : PIECES[fig.kind]);
+
   /** "hex 3,2: enemy A, trap, focus, attacked" — the hex's accessible name. */
   function describe(k, mark) {
     const fig = state.figures.get(k);
-    const parts = [fig && (fig.kind === "enemy" ? `enemy ${fig.name}` : fig.kind), state.terrain.get(k)];
-    if (mark?.focus) parts.push("focus");
-    if (mark?.dest.length) parts.push(`destination ${mark.dest.join(" or ")}`);
-    if (mark?.attacked) parts.push("attacked");
-    if (several() && mark?.chosen) parts.push(`option ${state.selected + 1} shown`);
-    if (mark?.toward) parts.push("moved toward");
-    return `hex ${k}: ${parts.filter(Boolean).join(", ") || "empty"}`;
+    const parts = [fig && figureName(fig), PIECES[state.terrain.get(k)]];
+    if (mark?.focus) parts.push(t("focus"));
+    if (mark?.dest.length) parts.push(t("destination %(n)s", { n: mark.dest.join(or) }));
+    if (mark?.attacked) parts.push(t("attacked"));
+    if (several() && mark?.chosen) parts.push(t("option %(n)s shown", { n: state.selected + 1 }));
+    if (mark?.toward) parts.push(t("moved toward"));
+    const what = parts.filter(Boolean).join(", ") || t("empty");
+    return t("hex %(hex)s: %(what)s", { hex: k, what });
   }
 
   function hexNode(c, r, mark) {
@@ -168,7 +175,8 @@ export function initBoard({ el, api, load, renderSteps }) {
     const { width: w, height: h } = state;
     const hadFocus = boardEl.contains(document.activeElement);
     const all = marks();
-    const root = svg("svg", { class: "hexes", role: "group", "aria-label": `Board, ${w} columns by ${h} rows`,
+    const root = svg("svg", { class: "hexes", role: "group",
+      "aria-label": t("Board, %(columns)s columns by %(rows)s rows", { columns: w, rows: h }),
       viewBox: `0 0 ${SIZE * (1.5 * w + 0.5)} ${(ROW * (h + 0.5)).toFixed(2)}` });
     for (let c = 0; c < w; c += 1) for (let r = 0; r < h; r += 1) root.append(hexNode(c, r, all.get(key(c, r))));
     if (state.result) {
@@ -184,7 +192,8 @@ export function initBoard({ el, api, load, renderSteps }) {
     const enemies = figuresOf("enemy");
     $("#mb-no-enemies").hidden = enemies.length > 0;
     $("#mb-enemies").replaceChildren(...enemies.map(([k, f]) => el("li", {},
-      el("label", { for: `mb-init-${f.name}` }, `Enemy ${f.name} `, el("span", { class: "muted" }, `(hex ${k}) initiative`)),
+      el("label", { for: `mb-init-${f.name}` }, `${t("Enemy %(name)s", { name: f.name })} `,
+        el("span", { class: "muted" }, t("(hex %(hex)s) initiative", { hex: k }))),
       el("input", { id: `mb-init-${f.name}`, type: "number", min: 0, max: 99, required: true, inputmode: "numeric",
         value: f.initiative, oninput: (event) => { f.initiative = event.target.value; } }))));
   }
@@ -196,8 +205,9 @@ export function initBoard({ el, api, load, renderSteps }) {
     place(k, piece);
     draw();
     const fig = state.figures.get(k);
-    $("#mb-status").textContent = piece === "erase" ? `Cleared hex ${k}.`
-      : `Placed ${fig?.kind === "enemy" && piece === "enemy" ? `enemy ${fig.name}` : piece} on hex ${k}.`;
+    $("#mb-status").textContent = piece === "erase" ? t("Cleared hex %(hex)s.", { hex: k })
+      : t("Placed %(piece)s on hex %(hex)s.", {
+        piece: fig?.kind === "enemy" && piece === "enemy" ? figureName(fig) : PIECES[piece], hex: k });
   }
 
   /** Move the keyboard focus (and the Tab stop) to a neighbouring hex on screen. */
@@ -231,7 +241,7 @@ export function initBoard({ el, api, load, renderSteps }) {
 
   function payload() {
     const [monster] = figuresOf("monster");
-    if (!monster) throw new Error("Place the monster on the board first.");
+    if (!monster) throw new Error(t("Place the monster on the board first."));
     const int = (name) => (form[name].value === "" ? null : Number(form[name].value));
     const map = { width: state.width, height: state.height };
     for (const [piece, field] of Object.entries(TERRAIN)) {
@@ -249,11 +259,11 @@ export function initBoard({ el, api, load, renderSteps }) {
   }
 
   function renderResult(res, version) {
-    if (version !== state.version) return el("p", { class: "hint" }, "The board changed: press Solve again.");
+    if (version !== state.version) return el("p", { class: "hint" }, t("The board changed: press Solve again."));
     state.result = res;
     state.selected = 0;
     draw();
-    return answerView({ el, renderSteps }, res, (i) => { state.selected = i; draw(); });
+    return answerView({ el, renderSteps, t }, res, (i) => { state.selected = i; draw(); });
   }
 
   boardEl.addEventListener("click", (event) => {
@@ -278,12 +288,12 @@ export function initBoard({ el, api, load, renderSteps }) {
     state.figures.clear();
     changed();
     draw();
-    $("#mb-status").textContent = "The board is empty.";
+    $("#mb-status").textContent = t("The board is empty.");
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const version = state.version;
-    load(resultEl, "Solving…", () => api("/v1/check/monster", payload()), (res) => renderResult(res, version));
+    load(resultEl, t("Solving…"), () => api("/v1/check/monster", payload()), (res) => renderResult(res, version));
   });
   resize();
 }
