@@ -36,7 +36,14 @@ log = logging.getLogger(__name__)
 DENSE_CANDIDATES = 400
 CANDIDATES_PER_SIGNAL = 8
 KEY_NEIGHBOURS = 10
+# Why a question is answered or declined: fixed sentences, so the service can say them in
+# the asker's language (service/presentation.py lists them for the catalogues).
 OTHER_GAME = "the question is about a game the archive holds no rulings for"
+CARD_NAMED = "the question names a card this ruling is about"
+NOT_CLOSE = "no ruling answers it closely enough"
+NOTHING_SHARED = "no ruling shares anything with the question"
+ANSWERS = "a ruling answers it closely enough"
+REASONS = (OTHER_GAME, CARD_NAMED, NOT_CLOSE, NOTHING_SHARED, ANSWERS)
 # A card lookup: the card matched (fuzzy score 0.9 of 1) and its name is most of the question.
 # These say what a lookup is, they are not fitted: questions that only name a card are left
 # to the fitted models.
@@ -300,21 +307,19 @@ class Searcher:
         if q.other_game is not None:
             return True, OTHER_GAME, {}
         if not ranked:
-            return True, "no ruling shares anything with the question", {}
+            return True, NOTHING_SHARED, {}
         feats = dict(next(f for rid, f in candidates if rid == ranked[0][0]))
         feats["p_top"] = ranked[0][1]
         feats["p_gap"] = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
         if feats["card"] >= CARD_LOOKUP and feats["card_about"] >= CARD_LOOKUP_SHARE:
             # A card lookup ("item 225", "chiling breth"): the ruling about that card answers,
             # as GET /v1/rulings?card= would.
-            return False, "the question names a card this ruling is about", feats
+            return False, CARD_NAMED, feats
         p = self.calibration.answer.probability(feats)
         feats["p_answer"] = p
         if p < self.calibration.threshold:
-            return True, (f"no ruling answers it closely enough: the nearest covers "
-                          f"{feats['covered']:.0%} of what the question asks (confidence "
-                          f"{p:.2f}, below {self.calibration.threshold:.2f})"), feats
-        return False, f"a ruling answers it (confidence {p:.2f})", feats
+            return True, NOT_CLOSE, feats
+        return False, ANSWERS, feats
 
     # -- the whole search ------------------------------------------------------------------
     def search(self, question: str, *, game: str | None = None, lang: str | None = None,

@@ -29,14 +29,14 @@ KIND_LABELS: dict[str, str] = {"rulebook": N_("Rulebook"), "erratum": N_("Erratu
                                "clarification": N_("Clarification"),
                                "edge case": N_("Edge case"), "example": N_("Example")}
 CONTEXT_LABELS: dict[str, str] = {"CONTEXT": N_("Context"), "SITUATION": N_("Situation")}
-#: The reasons ``indexer.decline`` gives, so that ``reason_local`` can say them in the
-#: asker's language (a reason missing here is shown in English).
+#: The reasons search gives (``indexer.search.REASONS``), so that ``reason_local`` can say
+#: them in the asker's language (a reason missing here is shown in English).
 DECLINE_REASONS = (
     N_("the question is about a game the archive holds no rulings for"),
-    N_("a card, item or monster the question names matched"),
-    N_("no ruling is close enough to the question"),
-    N_("the nearest ruling shares no terms with the question"),
-    N_("a ruling matches in meaning and in terms"),
+    N_("the question names a card this ruling is about"),
+    N_("no ruling answers it closely enough"),
+    N_("no ruling shares anything with the question"),
+    N_("a ruling answers it closely enough"),
 )
 
 

@@ -48,7 +48,7 @@ ANSWER = {"question": "can I do two top actions?", "lang": "en", "game": None, "
           "answer": IT_1, "matches": [IT_1, dict(ERRATA_09, score=0.02)], "reason": None, "took_ms": 12.0}
 DECLINED = {"question": "any good pizza places near me?", "lang": "en", "game": None, "declined": True,
             "answer": None, "matches": [dict(ERRATA_09, score=0.02)],
-            "reason": "no ruling is close enough to the question", "took_ms": 9.0}
+            "reason": "no ruling answers it closely enough", "took_ms": 9.0}
 DAMAGE = {"game": "frosthaven", "damage": 2, "would_suffer": 2, "ward_removed": True,
           "brittle_removed": False, "negated": False,
           "steps": [{"action": "Shield 2: 6 - 2 (not below 0)", "value": 4, "rulings": ["fh-clar-10"], "note": None},
@@ -108,7 +108,7 @@ def test_declined_embed_says_so_and_lists_the_nearest():
     embed = bot.fit_embed(bot.answer_embed(DECLINED, PUBLIC))
     assert embed["title"] == "No ruling answers this question"
     assert "any good pizza places near me?" in embed["description"]
-    assert "no ruling is close enough" in embed["description"]
+    assert "no ruling answers it closely enough" in embed["description"]
     assert embed["fields"][0]["name"] == "Nearest rulings"
     assert f"{PUBLIC}/r/fh-errata-09" in embed["fields"][0]["value"]
 
@@ -332,7 +332,7 @@ def test_replies_are_labelled_in_the_interaction_locale():
     assert embed["footer"]["text"] == "fh-it-1 · frosthaven · Original auf Italiano"
     declined = run_handler(bot.handle_rule, "pizza?", locale=discord.Locale.french)[-1][1]["embed"]
     assert declined.title == "Aucune règle ne répond à cette question"
-    assert "(aucune règle n'est assez proche de la question)" in declined.description
+    assert "(aucune règle ne répond d'assez près à la question)" in declined.description
     damage = run_handler(bot.handle_damage, attack=6, locale=discord.Locale.italian)[-1][1]["embed"]
     assert damage.title == "Danno subito: 2" and "Protezione rimossa" in damage.description
     failed = run_handler(bot.handle_rule, "x", locale=discord.Locale.dutch, fail=ApiError(dc.UNREACHABLE))
