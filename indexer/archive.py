@@ -319,16 +319,7 @@ def check_archive(root: Path = DEFAULT_ARCHIVE) -> tuple[Archive | None, list[st
         for i, amend in enumerate(rec.amends):
             if amend.record and amend.record not in records:
                 problems.append(f"{rel}: {rid}: amends.{i}.record: unknown record {amend.record!r}")
-        for lang, tr in rec.translations.items():
-            if lang not in LANGUAGES:
-                problems.append(f"{rel}: {rid}: translations.{lang}: language not in the list "
-                                f"({', '.join(LANGUAGES)})")
-            elif lang == rec.lang:
-                problems.append(f"{rel}: {rid}: translations.{lang}: the original is already in {lang}")
-            if not tr.text.strip():
-                problems.append(f"{rel}: {rid}: translations.{lang}.text: text is empty")
-            if tr.edition_of and tr.edition_of not in records:
-                problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: unknown record {tr.edition_of!r}")
+        problems.extend(_translation_problems(rel, rec, records))
         missing = [lang for lang in LANGUAGES if lang != rec.lang and lang not in rec.translations]
         if missing:
             warnings.append(f"{rel}: {rid}: translations: none yet for {', '.join(missing)}")
@@ -338,6 +329,32 @@ def check_archive(root: Path = DEFAULT_ARCHIVE) -> tuple[Archive | None, list[st
     if problems:
         return None, problems, warnings
     return Archive(root=root, records=records, games=games, other_games=other_games), problems, warnings
+
+
+def _translation_problems(rel: str, rec: Ruling, records: dict[str, Ruling]) -> list[str]:
+    """Lint lines for one record's translations: language, text, and the editions they name."""
+    problems: list[str] = []
+    rid = rec.id
+    for lang, tr in rec.translations.items():
+        if lang not in LANGUAGES:
+            problems.append(f"{rel}: {rid}: translations.{lang}: language not in the list "
+                            f"({', '.join(LANGUAGES)})")
+        elif lang == rec.lang:
+            problems.append(f"{rel}: {rid}: translations.{lang}: the original is already in {lang}")
+        if not tr.text.strip():
+            problems.append(f"{rel}: {rid}: translations.{lang}.text: text is empty")
+        if tr.edition_of and tr.edition_of not in records:
+            problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: unknown record {tr.edition_of!r}")
+        elif tr.edition_of:
+            # An official edition is the same rule in another record: linked, in that language.
+            edition = records[tr.edition_of]
+            if edition.lang != lang:
+                problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: {tr.edition_of!r} "
+                                f"is in {edition.lang}, not {lang}")
+            if tr.edition_of not in rec.related:
+                problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: {tr.edition_of!r} "
+                                f"is not in related")
+    return problems
 
 
 def load_archive(root: Path | str = DEFAULT_ARCHIVE) -> Archive:

@@ -297,7 +297,10 @@ class Searcher:
         hits: list[Hit] = []
         for rid, score in ranked[:max(k, 2)]:
             group = self.archive.edition_group(rid)
-            shown = next((m for m in group if self.archive.records[m].lang == lang), rid)
+            # The asker's edition, else one readable in the asker's language (an imported
+            # ruling may have no translation yet while its linked editions do).
+            shown = next((m for m in group if self.archive.records[m].lang == lang), None) or \
+                next((m for m in group if lang in self.archive.records[m].translations), rid)
             hits.append(Hit(shown, score, sig.dense.get(rid, 0.0), group))
         return hits
 

@@ -222,6 +222,9 @@ class RulingOut(Out):
     cards: list[CardOut]
     amends: list[AmendsOut]
     translation: TranslationOut | None
+    translation_missing: str | None = Field(default=None, description=(
+        "why `translation` is null although another language was asked for (a newly imported "
+        "ruling not translated yet), e.g. \"no translation into de yet\""))
     related: list[str]
     display_title: str = Field(description="the title, or the source and pages when it has none")
     kind_label: str
@@ -281,7 +284,9 @@ class HealthOut(BaseModel):
     status: str
     records: int
     model: str
-    index_built_at: str
+    index_built_at: str = Field(description="when the index in use was built (it changes when "
+                                            "the service switches to a rebuilt index)")
+    worker: int | None = Field(default=None, description="the id of the process that answered")
 
 
 class ErrorDetail(Out):

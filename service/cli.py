@@ -160,27 +160,52 @@ def errata(ctx, card, game, lang, limit, as_json):
 @cli.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--lang", type=click.Choice(LANGUAGES), help="The language of a rulebook file (detected when absent).")
-@click.option("--dry-run", is_flag=True, help="Parse and report, write nothing.")
+@click.option("--link", is_flag=True, help="Link each new record to the same rule in other editions (loads the model).")
+@click.option("--dry-run", is_flag=True, help="Parse (and link) and report, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 @one_line_errors
-def import_(ctx, files, lang, dry_run, as_json):
-    """Turn rulebook-excerpt files and FAQ pages into archive records."""
+def import_(ctx, files, lang, link, dry_run, as_json):
+    """Turn rulebook-excerpt files and FAQ pages into archive records, keeping the files in sources/."""
     from indexer.archive import load_archive
     from indexer.importer import import_files
     archive = load_archive(ctx.obj["archive"])
-    report = import_files(list(files), archive, lang=lang, dry_run=dry_run)
-    data = {"written": report.written, "unchanged": report.unchanged, "skipped": report.skipped,
-            "dry_run": dry_run}
+    embedder = None
+    if link:
+        from indexer.embedder import load_embedder, model_setting
+        embedder = load_embedder(ctx.obj["model"] or model_setting())
+    report = import_files(list(files), archive, lang=lang, dry_run=dry_run, link=link, embedder=embedder)
+    linking = report.linking
+    data = {"written": report.written, "unchanged": report.unchanged, "updated": report.updated,
+            "skipped": report.skipped, "sources": report.sources, "copied": report.copied,
+            "links": [m.as_dict() for m in linking.links] if linking else [],
+            "possible": [m.as_dict() for m in linking.possible] if linking else [],
+            "link_notes": linking.notes if linking else [], "dry_run": dry_run}
+    _emit(data, as_json, lambda d: _import_text(d, report, dry_run))
 
-    def human(d: dict) -> str:
-        verb = "would write" if dry_run else "wrote"
-        out = [f"{verb} {len(d['written'])} record(s), {len(d['unchanged'])} already in the archive, "
-               f"{len(d['skipped'])} note(s)"]
-        out += [f"  + {rid}" for rid in d["written"]]
-        out += [f"  ! {line}" for line in d["skipped"]]
-        return "\n".join(out)
-    _emit(data, as_json, human)
+
+def _import_text(d: dict, report, dry_run: bool) -> str:
+    """The import report for the terminal."""
+    verb = "would write" if dry_run else "wrote"
+    out = [f"{verb} {len(d['written'])} record(s), {len(d['unchanged'])} already in the archive, "
+           f"{len(d['skipped'])} note(s)"]
+    out += [f"  + {rid}" for rid in d["written"]]
+    out += [f"  ! {line}" for line in d["skipped"]]
+    for path, name in d["sources"].items():
+        kept = ("would copy to" if dry_run else "copied to") if name in d["copied"] else "already in"
+        out.append(f"  source {path}: {kept} rulings/sources/{name}")
+    if report.linking:
+        out.append(f"links ({len(d['links'])}; written both ways):" if not dry_run
+                   else f"links ({len(d['links'])}; would be written both ways):")
+        out += [f"  {m.line()}" for m in report.linking.links]
+        if report.linking.possible:
+            out.append(f"possible, not linked ({len(d['possible'])}; check by hand):")
+            out += [f"  {m.line()}" for m in report.linking.possible]
+        out += [f"  - {note}" for note in report.linking.notes]
+        if d["updated"]:
+            out.append(f"{'would update' if dry_run else 'updated'} {len(d['updated'])} existing "
+                       f"record(s): {', '.join(d['updated'])}")
+    return "\n".join(out)
 
 
 @cli.command()
@@ -193,6 +218,14 @@ def lint(ctx, strict):
         click.echo(f"warning: {line}", err=True)
     for line in problems:
         click.echo(line, err=True)
+    if archive is not None and strict and warnings:
+        # Typically newly imported rulings: served with the original (and linked editions)
+        # and a "no translation yet" marker until someone translates them.
+        untranslated = [rid for rid, rec in archive.records.items()
+                        if len(rec.languages()) < len(LANGUAGES)]
+        if untranslated:
+            click.echo(f"{len(untranslated)} ruling(s) without a text in every language: "
+                       f"{', '.join(untranslated)}", err=True)
     if problems or (strict and warnings):
         raise SystemExit(1)
     click.echo(f"ok: {len(archive)} rulings, {sum(len(r.translations) for r in archive.records.values())} translations")

@@ -2,17 +2,20 @@
 
 Archive-only operations (a ruling, errata by card, cards, games) need neither the model nor a
 fresh index, so they answer even when the index is stale or the model is missing; the
-retriever (model + index + searcher) is loaded the first time a question is asked. Both edges
+retriever (model + index + searcher) is loaded the first time a question is asked. When the
+index is rebuilt while serving, the whole state is replaced at once (``service.reload``). Both edges
 (the HTTP API and the CLI) validate their input, call these methods, and turn the domain
 errors (``indexer.errors.RulingsError``) into a JSON error or a one-line message.
 """
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from checker import checks_for
 from indexer.archive import DEFAULT_ARCHIVE, Archive, load_archive
@@ -22,6 +25,10 @@ from indexer.question import QuestionReader
 from indexer.search import Searcher, SearchResult
 from service.api_models import DEFAULT_K, DEFAULT_LIMIT
 from service.presentation import reason_label, ruling_view
+from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
+
+if TYPE_CHECKING:
+    from indexer.embedder import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +39,17 @@ class Settings:
     index_dir: Path = DEFAULT_INDEX
     model: str | None = None
     rebuild: bool = False          # rebuild a missing or stale index instead of refusing it
+    reload_every: float = POLL_INTERVAL   # seconds between checks for a rebuilt index
 
 
-def open_searcher(catalogue: Catalogue, settings: Settings) -> Searcher:
-    """The retriever: the model, the index (refused when missing or stale), the searcher."""
+def open_searcher(catalogue: Catalogue, settings: Settings,
+                  embedder: Embedder | None = None) -> Searcher:
+    """The retriever: the model (or the one given), the index (refused when missing or stale),
+    the searcher with the rules checker's evidence."""
     from indexer.embedder import load_embedder, model_setting
 
     archive = catalogue.archive
-    embedder = load_embedder(settings.model or model_setting())
+    embedder = embedder or load_embedder(settings.model or model_setting())
     try:
         index = load_index(settings.index_dir, archive, embedder.name, backend=embedder.backend)
     except (StaleIndexError, MissingIndexError):
@@ -53,30 +63,69 @@ def open_searcher(catalogue: Catalogue, settings: Settings) -> Searcher:
 
 
 class Engine:
-    """Everything a request needs, loaded once per process (the retriever on first use)."""
+    """Everything a request needs, loaded once per process (the retriever on first use), and
+    replaced whole when the index is rebuilt while serving (``service.reload``)."""
 
     def __init__(self, settings: Settings, *, archive: Archive | None = None,
                  searcher: Searcher | None = None):
         """`archive` and `searcher` may be given ready (tests: a fake embedder's searcher)."""
         self.settings = settings
-        self.catalogue = Catalogue(archive or load_archive(settings.archive_dir))
-        self.archive = self.catalogue.archive
-        self._searcher = searcher
+        catalogue = Catalogue(archive or load_archive(settings.archive_dir))
+        stamp = manifest_stamp(settings.index_dir) if searcher is not None else None
+        self._snapshot = Snapshot.of(catalogue, searcher, stamp)
         self._lock = threading.Lock()
-        self._game_names = {g.id: g.name for g in self.archive.games.values()}
+        self._reloader = Reloader(settings.index_dir, self, interval=settings.reload_every)
+
+    def current(self) -> Snapshot:
+        """The snapshot a request uses throughout (serving: the rebuilt index is watched for)."""
+        snap = self._snapshot
+        if snap.searcher is not None:
+            self._reloader.ensure_watching()
+        return snap
+
+    # -- what the reloader calls (service.reload.Owner) ---------------------------------------
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    def load_snapshot(self) -> Snapshot:
+        """A complete new snapshot from disk (with the running embedder), or an error
+        (ArchiveError, IndexError_) and nothing."""
+        stamp = manifest_stamp(self.settings.index_dir)  # before loading: a later build reloads again
+        catalogue = Catalogue(load_archive(self.settings.archive_dir))
+        settings = replace(self.settings, rebuild=False)
+        searcher = open_searcher(catalogue, settings, self._snapshot.searcher.embedder)
+        return Snapshot.of(catalogue, searcher, stamp)
+
+    def swap(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot      # one reference: requests in flight keep the old one
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self._snapshot.catalogue
+
+    @property
+    def archive(self) -> Archive:
+        return self._snapshot.archive
 
     @property
     def searcher(self) -> Searcher:
         """The retriever, loaded on first use (thread-safe)."""
-        if self._searcher is None:
-            with self._lock:
-                if self._searcher is None:
-                    self._searcher = open_searcher(self.catalogue, self.settings)
-        return self._searcher
+        return self._searcher_of(self._snapshot)
 
-    def view(self, record_id: str, lang: str | None = None) -> dict:
+    def _searcher_of(self, snap: Snapshot) -> Searcher:
+        if snap.searcher is not None:
+            return snap.searcher
+        with self._lock:
+            if self._snapshot.searcher is None:
+                stamp = manifest_stamp(self.settings.index_dir)
+                searcher = open_searcher(self._snapshot.catalogue, self.settings)
+                self._snapshot = Snapshot.of(self._snapshot.catalogue, searcher, stamp)
+            return self._snapshot.searcher
+
+    def view(self, record_id: str, lang: str | None = None, snap: Snapshot | None = None) -> dict:
         """A ruling as the API shows it, with its labels."""
-        return ruling_view(self.archive.records[record_id], lang, self._game_names)
+        snap = snap or self._snapshot
+        return ruling_view(snap.archive.records[record_id], lang, snap.game_names)
 
     # -- questions (the retriever) ------------------------------------------------------------
     def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
@@ -85,13 +134,18 @@ class Engine:
 
         `game` may be an id, name or alias; `lang` a language code or None (detected).
         """
-        game_id = self.catalogue.resolve_game(game)
+        snap = self.current()
+        game_id = snap.catalogue.resolve_game(game)
         started = time.perf_counter()
-        result = self.searcher.search(question.strip(), game=game_id, lang=lang or None, k=k)
-        return self._answer(question, result, k, started)
+        searcher = self._searcher_of(snap)
+        if snap.searcher is None:      # loaded just now: its snapshot holds the same catalogue
+            snap = self._snapshot
+        result = searcher.search(question.strip(), game=game_id, lang=lang or None, k=k)
+        return self._answer(question, result, k, started, snap)
 
-    def _answer(self, question: str, result: SearchResult, k: int, started: float) -> dict:
-        matches = [dict(self.view(h.record_id, result.lang), score=round(h.score, 6))
+    def _answer(self, question: str, result: SearchResult, k: int, started: float,
+                snap: Snapshot) -> dict:
+        matches = [dict(self.view(h.record_id, result.lang, snap), score=round(h.score, 6))
                    for h in result.hits[:k]]
         answered = bool(matches) and not result.declined
         return {
@@ -110,25 +164,31 @@ class Engine:
 
     # -- the archive alone (the catalogue) ----------------------------------------------------
     def ruling(self, record_id: str, lang: str | None = None) -> dict:
-        return self.view(self.catalogue.get(record_id).id, lang)
+        snap = self.current()
+        return self.view(snap.catalogue.get(record_id).id, lang, snap)
 
     def find(self, *, card: str | None = None, game: str | None = None, kind: str | None = None,
              lang: str | None = None, limit: int = DEFAULT_LIMIT) -> dict:
         """Rulings filtered by game and kind; by card name (forgiving), best match first."""
-        records = self.catalogue.find(card=card, game=self.catalogue.resolve_game(game),
+        snap = self.current()
+        records = snap.catalogue.find(card=card, game=snap.catalogue.resolve_game(game),
                                       kind=kind or None)
-        return {"results": [self.view(r.id, lang) for r in records[:limit]],
+        return {"results": [self.view(r.id, lang, snap) for r in records[:limit]],
                 "total": len(records)}
 
     def card_names(self) -> list[str]:
-        return self.catalogue.card_names()
+        return self.current().catalogue.card_names()
 
     def games(self) -> dict:
-        return {"games": self.catalogue.games()}
+        return {"games": self.current().catalogue.games()}
 
     def health(self) -> dict:
-        manifest = self.searcher.index.manifest
-        return {"status": "ok", "records": len(self.archive), "model": manifest["model"],
+        snap = self.current()
+        searcher = self._searcher_of(snap)
+        manifest = searcher.index.manifest
+        # `worker`: the process that answered, so each gunicorn worker's index can be seen.
+        return {"status": "ok", "records": len(searcher.archive), "model": manifest["model"],
                 "index_built_at": manifest["built_at"], "index_type": manifest["index_type"],
-                "passages": manifest["passages"], "backend": manifest.get("backend", "torch")}
+                "passages": manifest["passages"], "backend": manifest.get("backend", "torch"),
+                "worker": os.getpid()}
 

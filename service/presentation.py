@@ -104,6 +104,11 @@ def page_labels(lang: str) -> dict[str, dict[str, str]]:
             "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS}}
 
 
+def translation_missing(lang: str) -> str:
+    """Why a ruling comes without a translation into `lang`."""
+    return f"no translation into {lang} yet"
+
+
 def game_name(game_id: str, names: dict[str, str] | None = None) -> str:
     """A game's display name (from the archive's games), else its id."""
     return (names or {}).get(game_id, game_id)
@@ -126,11 +131,15 @@ def ruling_view(rec: Ruling, lang: str | None = None,
     """A ruling as the API shows it: the original text, plus the asker's translation, plus the
     ready-made labels (English, and ``*_local`` in the asker's language)."""
     translation = None
+    missing = None
     if lang and lang != rec.lang and lang in rec.translations:
         tr = rec.translations[lang]
         translation = {"lang": lang, "text": tr.text, "title": tr.title, "context": tr.context,
                        "edition_of": tr.edition_of, "label": translation_label(tr.edition_of),
                        "language_name": language_name(lang)}
+    elif lang and lang != rec.lang:
+        # A newly imported ruling: no official edition linked and no translation of ours yet.
+        missing = translation_missing(lang)
     cit = rec.citation.model_dump(exclude_none=True)
     cit["label"] = citation_label(cit)
     view = {
@@ -139,7 +148,7 @@ def ruling_view(rec: Ruling, lang: str | None = None,
         "text": rec.text, "citation": cit,
         "cards": [{"type": c.type, "name": c.name, "of": c.of, "label": c.label} for c in rec.cards],
         "amends": [a.model_dump() for a in rec.amends],
-        "translation": translation, "related": list(rec.related),
+        "translation": translation, "translation_missing": missing, "related": list(rec.related),
     }
     view.update(display_title=display_title(view), kind_label=kind_label(rec.kind),
                 game_name=game_name(rec.game, game_names), language_name=language_name(rec.lang))

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -128,11 +129,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_server(index_dir):
-    """The real server (gunicorn via `rulings serve`) on a free loopback port; yields its URL."""
+@contextmanager
+def serving(settings: dict[str, str]):
+    """`rulings serve` (gunicorn) on a free loopback port with these environment settings;
+    yields its URL once /healthz answers."""
     port = free_port()
-    env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port), ACCESS_LOG="")
+    env = dict(os.environ, PORT=str(port), ACCESS_LOG="", **settings)
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
                             cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -148,12 +150,21 @@ def live_server(index_dir):
     else:
         proc.kill()
         raise RuntimeError("server did not start within 120 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def live_server(index_dir):
+    """The real server (gunicorn via `rulings serve`) on a free loopback port; yields its URL."""
+    with serving({"RULINGS_INDEX_DIR": str(index_dir)}) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
