@@ -941,3 +941,37 @@ def test_reading_never_raises(words: list[str], lang: str, game: str | None) -> 
         assert isinstance(result["summary"], str) and result["summary"]
         if result["missing"]:
             assert result["result"] is None
+
+
+# --- quoted cards --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang, question, expected", [
+    # a comma inside a quoted card does not split it from its effects
+    ("de", "Nachteil: ich ziehe '+2, Heile 1 selbst' und '+1, Heile 1 selbst'. Welche nehme ich?",
+     adv("disadvantage", ("+2", "heal 1"), ("+1", "heal 1"))),
+    # a bare value after the two quoted cards refers back to one of them
+    ("en", "advantage: I flipped '+0 muddle' and '+1 muddle'. is that ambiguous or do I just "
+           "take the +1?", adv("advantage", ("+0", "muddle"), ("+1", "muddle"))),
+    ("fr", "Avantage : j'ai tiré «+1 Immobiliser» et «+0», l'autre. Je prends le +1 ?",
+     adv("advantage", ("+1", "immobilize"), ("+0",))),
+    # conditions written as verbs
+    ("es", "Ventaja: '+0 Aturdir' contra '+0 Envenenar'. ¿Cuál uso?",
+     adv("advantage", ("+0", "stun"), ("+0", "poison"))),
+    ("it", "Svantaggio: '+1 avvelenare' e '+1 ferire', quale uso?",
+     adv("disadvantage", ("+1", "poison"), ("+1", "wound"))),
+])
+def test_quoted_cards_and_verb_forms(lang: str, question: str, expected: dict[str, Any]) -> None:
+    reading = read(lang, FH, question)
+    assert (reading.check, reading.missing) == ("advantage", [])
+    assert {k: v for k, v in reading.input.items() if k != "game"} == expected
+
+
+def test_apostrophes_of_elision_are_not_quotes() -> None:
+    tokens = tokenize("j'ai tiré '+1' et l'autre", lexicon("fr"))
+    assert [t.quote for t in tokens if t.text == "'"] == [None, "open", "close", None]
+
+
+def test_three_quoted_cards_stay_missing() -> None:
+    reading = read("de", FH, "Vorteil: '+1' gegen '+0, und +2, wenn du dafür etwas bezahlst'. "
+                             "Wie vergleiche ich die beiden?")
+    assert reading.missing == ["cards"]  # three values read: nothing is guessed

@@ -18,13 +18,35 @@ NUMBERED = frozenset({"effect.pierce", "effect.push", "effect.pull", "effect.hea
                       "effect.target"})
 
 
+def quoted(scan: Scan) -> list[tuple[int, int]]:
+    """Token spans between an opening and the next closing quotation mark: '+2, Heal 1 self'."""
+    spans: list[tuple[int, int]] = []
+    opened: int | None = None
+    for tok in scan.tokens:
+        if tok.quote == "open" and opened is None:
+            opened = tok.index + 1
+        elif tok.quote == "close" and opened is not None:
+            spans.append((opened, tok.index))
+            opened = None
+    return spans
+
+
+def _inside(i: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= i < end for start, end in spans)
+
+
 def pieces(scan: Scan) -> list[tuple[int, int, str]]:
-    """Spans of the question between separators: (start, end, the separator before)."""
+    """Spans of the question between separators: (start, end, the separator before). A
+    separator inside a quoted card ('+2, Heal 1 self') does not split it."""
     out: list[tuple[int, int, str]] = []
     start, before = 0, ""
+    quotes = quoted(scan)
     i = 0
     while i < len(scan.tokens):
         term = scan.term_of.get(i)
+        if _inside(i, quotes):
+            i += 1
+            continue
         if scan.tokens[i].text in BARRIERS or (term and term.concept in ("sep", "versus")):
             out.append((start, i, before))
             before = "sep" if scan.tokens[i].text == "," or (term and term.concept == "sep") \
@@ -93,6 +115,11 @@ def read(scan: Scan, lang: str) -> Reading | None:
     found = modifier_cards(scan)
     if not found:
         return None
+    quotes = quoted(scan)
+    in_quotes = [c for c in found if _inside(c[0], quotes)]
+    if len(found) != 2 and len(in_quotes) == 2:
+        # The two cards are quoted; a bare value elsewhere refers back to one ("take the +1").
+        found = in_quotes
     texts = with_rolling(scan, found)
     effects = attach_effects(scan, found)
     cards = [{"value": text, "effects": [e[0] for e in eff]} for text, eff in zip(texts, effects)]

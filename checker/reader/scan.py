@@ -40,6 +40,7 @@ class Token:
     number: int | None = None  # digits or a number word
     weak: bool = False  # an article that may mean one ("a card"), or "no" before a noun
     modifier: str | None = None  # "+1", "-2", "x2"
+    quote: str | None = None  # "open" / "close": a quotation mark around a card ('+1 Stun')
 
     @property
     def capitalised(self) -> bool:
@@ -224,8 +225,26 @@ def tokenize(text: str, lex: Lexicon) -> list[Token]:
                 number, weak = 0, True
             tokens.append(Token(i, raw, folded, "word", number=number, weak=weak))
         else:
-            tokens.append(Token(i, raw, folded, "punct"))
+            tokens.append(Token(i, raw, folded, "punct", quote=_quote_side(text, match)))
     return _compound_numbers(tokens)
+
+
+QUOTES = frozenset("'\"«»„“”‘’‹›")
+
+
+def _quote_side(text: str, match: re.Match) -> str | None:
+    """Whether a quotation mark opens or closes a quote: an opening one follows a space (or
+    the start) and touches what follows; a closing one touches what precedes and is followed by
+    a space, a punctuation mark or the end. The apostrophe of "j'ai" / "l'archive" is neither."""
+    if match.group() not in QUOTES:
+        return None
+    before = text[match.start() - 1] if match.start() else " "
+    after = text[match.end()] if match.end() < len(text) else " "
+    if (before.isspace() or before in "(:[") and not after.isspace():
+        return "open"
+    if not before.isspace() and (after.isspace() or not after.isalnum()):
+        return "close"
+    return None
 
 
 def _compound_numbers(tokens: list[Token]) -> list[Token]:
@@ -244,7 +263,7 @@ def _compound_numbers(tokens: list[Token]) -> list[Token]:
             i += 3
             continue
         out.append(Token(len(out), tok.text, tok.folded, tok.kind, tok.number, tok.weak,
-                         tok.modifier))
+                         tok.modifier, tok.quote))
         i += 1
     return out
 
