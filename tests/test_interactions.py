@@ -174,6 +174,17 @@ def test_rule_cites_the_two_card_rule_with_its_pages(engine, tmp_path, monkeypat
     assert {f["name"]: f["value"] for f in embed["fields"]}["Source"].endswith("pp. 18, 20, 34")
 
 
+def test_rule_shows_the_computed_answer_first(engine, tmp_path, monkeypatch):
+    """A question with numbers: the signed /rule's embed opens with the computed answer."""
+    discord_app = make_app(engine, tmp_path, monkeypatch)
+    res = post(discord_app.test_client(), command(
+        "rule", [opt("question", "Frosthaven: Schild 1, Angriff 5, ich ziehe -1. Wie viel Schaden?")],
+        locale="de"))
+    first = res.get_json()["data"]["embeds"][0]["fields"][0]
+    assert first["name"] == "Aus deiner Frage berechnet (Schaden)"
+    assert first["value"].startswith("**Du erleidest 3 Schaden.**")
+
+
 def test_damage_in_the_users_locale(discord_app):
     res = post(discord_app.test_client(), command("damage", [
         opt("attack", 6, 4), opt("shield", 2, 4), opt("ward", True, 5)], locale="fr"))
