@@ -57,9 +57,15 @@ def remove_multiprocess(folder: Path, made: bool) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def multiprocess_mode() -> bool:
+    """Whether prometheus_client chose its multiprocess mode (it does so once, at import)."""
+    from prometheus_client import values
+    return bool(getattr(values.ValueClass, "_multiprocess", False))
+
+
 def worker_gone(pid: int) -> None:
     """gunicorn's child_exit hook: a dead worker's live gauges stop counting."""
-    if os.environ.get(ENV):
+    if multiprocess_mode():
         from prometheus_client import multiprocess
         multiprocess.mark_process_dead(pid)
 
@@ -158,7 +164,7 @@ def scrape():
     """Prometheus text format: every worker's counts (multiprocess mode) and the index."""
     from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
     from prometheus_client.exposition import CONTENT_TYPE_LATEST
-    if os.environ.get(ENV):
+    if multiprocess_mode():
         from prometheus_client import multiprocess
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)

@@ -48,7 +48,8 @@ def install_cors(app: Flask, settings: Settings) -> None:
     from flask_cors import CORS
     methods = sorted({*settings.cors_method_list, "HEAD", "OPTIONS"})
     # No credentials: the API has no cookies. Retry-After is exposed so a page can back off.
-    CORS(app, resources={r"/v1/*": {"origins": "*" if "*" in origins else origins}},
+    anyone = "*" in origins
+    CORS(app, resources={r"/v1/*": {"origins": "*" if anyone else origins}}, send_wildcard=anyone,
          methods=methods, expose_headers=["Retry-After"], max_age=600, supports_credentials=False)
 
 
@@ -86,7 +87,8 @@ def install_rate_limit(app: Flask, settings: Settings):
         return _address_in(request.remote_addr, networks)
 
     def refused(limit: RequestLimit):
-        wait = max(1, math.ceil(limit.reset_at - time.time()))
+        # When the oldest request of the window leaves it (reset_at rounds up a further second).
+        wait = max(1, math.ceil(limit.window.reset_time - time.time()))
         response = jsonify({"error": {"code": "rate_limited", "message":
                                       f"too many requests: at most {burst} in {seconds} s per "
                                       f"client; retry in {wait} s"}})
