@@ -194,15 +194,7 @@ def test_a_flood_from_one_client_gets_429s_and_metrics_add_up_over_workers(index
     from tests.conftest import serving
     with serving({"RULINGS_INDEX_DIR": str(index_dir), "RULINGS_RATE_LIMIT_EXEMPT": "none",
                   "WEB_WORKERS": "2"}) as url:
-        start = threading.Barrier(120)
-
-        def one(_: int) -> httpx.Response:
-            with httpx.Client(timeout=60) as http:
-                start.wait()                      # 120 requests at once, from one address
-                return http.get(f"{url}/v1/rulings", params={"card": "item 225"},
-                                headers={"Origin": ORIGIN})
-        with ThreadPoolExecutor(max_workers=120) as pool:
-            answers = list(pool.map(one, range(120)))
+        answers = flood_at_once(url, 120)            # 120 requests at once, from one address
         codes = [r.status_code for r in answers]
         assert not [c for c in codes if c >= 500], codes
         assert set(codes) == {200, 429} and codes.count(200) >= 20, codes
@@ -218,6 +210,64 @@ def test_a_flood_from_one_client_gets_429s_and_metrics_add_up_over_workers(index
                    for s in ("200", "429")}
         assert counted == {"200": codes.count(200), "429": codes.count(429)}
         assert sample(text, "rulings_index_records") == 70
+
+
+@pytest.fixture()
+def redis_url(tmp_path):
+    """A real Redis (Debian's redis-server, installed on first use) on a free loopback port."""
+    import os
+    import time
+
+    from tests.conftest import free_port
+    pytest.importorskip("redis", reason="the redis extra is not installed")
+    server = shutil.which("redis-server")
+    if server is None:
+        try:
+            subprocess.run(["apt-get", "install", "-y", "-qq", "redis-server"], check=True,
+                           capture_output=True, timeout=600, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        except (OSError, subprocess.SubprocessError) as exc:
+            pytest.skip(f"redis-server is not installed and cannot be installed here: {exc}")
+        server = shutil.which("redis-server") or pytest.skip("apt-get did not provide redis-server")
+    port = free_port()
+    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    import redis
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.1)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def flood_at_once(url: str, n: int, path: str = "/v1/rulings?card=item+225") -> list[httpx.Response]:
+    """`n` requests released together from one address (threads behind a barrier)."""
+    start = threading.Barrier(n)
+
+    def one(_: int) -> httpx.Response:
+        with httpx.Client(timeout=60) as http:
+            start.wait()
+            return http.get(f"{url}{path}", headers={"Origin": ORIGIN})
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(one, range(n)))
+
+
+@pytest.mark.slow
+def test_with_redis_the_workers_share_one_limit(index_dir, redis_url):
+    """Memory storage counts per worker (2 workers: up to twice the burst); Redis holds one count.
+    A 2-minute window (10/minute, burst 20) so that the figure cannot depend on speed."""
+    from tests.conftest import serving
+    with serving({"RULINGS_INDEX_DIR": str(index_dir), "RULINGS_RATE_LIMIT_EXEMPT": "none",
+                  "WEB_WORKERS": "2", "RULINGS_RATE_LIMIT": "10/minute", "RULINGS_RATE_LIMIT_BURST": "20",
+                  "RULINGS_RATE_LIMIT_STORAGE": redis_url}) as url:
+        codes = [r.status_code for r in flood_at_once(url, 60)]
+        assert codes.count(200) == 20 and codes.count(429) == 40, codes
 
 
 # -- deployable (item 5): the Dockerfile and compose.yaml, linted without a Docker daemon ----
@@ -318,3 +368,30 @@ def test_the_readme_documents_running_it():
     for fact in ("docker compose up", "DISCORD_TOKEN", "RULINGS_PUBLIC_URL", "RULINGS_API_KEY",
                  "--profile redis", "RULINGS_RATE_LIMIT_STORAGE", "RULINGS_PROXY_HOPS"):
         assert fact in readme, fact
+
+
+# -- the bot's key --------------------------------------------------------------------------
+
+def test_the_bot_sends_the_api_key_when_it_is_set(monkeypatch):
+    import asyncio
+
+    from service import discord_bot as bot
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"games": []})
+
+    async def games(api: bot.RulingsAPI) -> None:
+        await api.games()
+        await api.aclose()
+    asyncio.run(games(bot.RulingsAPI("http://api.test", transport=httpx.MockTransport(handler), api_key="k3y")))
+    asyncio.run(games(bot.RulingsAPI("http://api.test", transport=httpx.MockTransport(handler))))
+    assert seen[0].headers["X-API-Key"] == "k3y" and "X-API-Key" not in seen[1].headers
+    # run_bot reads RULINGS_API_KEY when not given it, and hands it to its API client.
+    made = {}
+    monkeypatch.setenv("RULINGS_API_KEY", "from-env")
+    monkeypatch.setattr(bot, "RulingsAPI", lambda url, timeout, api_key: made.update(key=api_key))
+    monkeypatch.setattr(bot, "RulingsBot", lambda settings, api: type("B", (), {"run": lambda *a, **k: None})())
+    bot.run_bot("t0ken", "http://api.test")
+    assert made == {"key": "from-env"}
