@@ -395,3 +395,10 @@ def test_the_bot_sends_the_api_key_when_it_is_set(monkeypatch):
     monkeypatch.setattr(bot, "RulingsBot", lambda settings, api: type("B", (), {"run": lambda *a, **k: None})())
     bot.run_bot("t0ken", "http://api.test")
     assert made == {"key": "from-env"}
+
+
+def test_the_openapi_document_names_the_429(make_app):
+    doc = make_app().test_client().get("/openapi.json").get_json()
+    refused = doc["paths"]["/v1/ask"]["get"]["responses"]["429"]
+    assert "Retry-After" in refused["headers"]
+    assert "429" not in doc["paths"]["/healthz"]["get"]["responses"]   # never limited
