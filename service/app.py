@@ -51,7 +51,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                             DISCORD_PUBLIC_KEY=settings.discord_public_key)
     if test_config:
         app.config.update(test_config)
-    app.extensions["rulings_settings"] = settings
     metrics.install(app)              # first: it times everything after it, refusals included
     polite.install_cors(app, settings)
     polite.install_rate_limit(app, settings)
