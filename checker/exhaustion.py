@@ -33,7 +33,9 @@ RULINGS = frozenset({"gh-da-1", "fh-nl-2", "fh-it-2", "fh-errata-01"})
 class ExhaustionRequest(CheckRequest):
     """A character's hit points and cards at the start of a round."""
 
-    hp: Int = Field(ge=0, description="Current hit points.")
+    hp: Int | None = Field(default=None, ge=0, description=(
+        "Current hit points; absent: the figure is taken as still standing and only its cards "
+        "are checked."))
     hand: Int = Field(ge=0, le=MAX_CARDS)
     discard: Int = Field(ge=0, le=MAX_CARDS)
     active_bonuses: Int = Field(default=0, ge=0, le=MAX_CARDS,
@@ -75,9 +77,16 @@ def compute(req: ExhaustionRequest) -> ExhaustionResult:
     fh = req.game == "frosthaven"
     rule = by_game(req.game, ("fh-nl-2", "fh-it-2"), ("gh-da-1",))
     steps: list[Step] = []
-    hp_out = req.hp < 1
-    steps.append(Step(f"hit points {req.hp}: " + ("exhausted" if hp_out else "not below 1"),
-                      hp_out, rule))
+    if req.hp is None:
+        # "1 card in hand and 1 in the discard, am I exhausted?" is answered by the cards alone:
+        # the step says so instead of asking for a figure the answer does not depend on.
+        hp_out = False
+        steps.append(Step("hit points not given: the character is taken as still standing "
+                          "(above 0), only its cards are checked", False, rule))
+    else:
+        hp_out = req.hp < 1
+        steps.append(Step(f"hit points {req.hp}: " + ("exhausted" if hp_out else "not below 1"),
+                          hp_out, rule))
     can_play = req.hand >= 2
     steps.append(Step(f"{req.hand} card(s) in hand: " + ("can" if can_play else "cannot")
                       + " play two cards", can_play, rule))

@@ -128,6 +128,9 @@ class Searcher:
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
         self._row_rule = [self._canonical[p.record] for p in index.passages]
         self._row_is_key = np.array([p.kind == "ask" for p in index.passages])
+        # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
+        self._keyless = frozenset(self._row_rule) - {
+            rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
         self.use_keys = use_keys
         self.cited_by_computation = cited_by_computation
         logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
@@ -205,6 +208,11 @@ class Searcher:
             if is_key and seen_keys < KEY_NEIGHBOURS:
                 seen_keys += 1
                 votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+        if self.use_keys:
+            # A keyless rule is matched by its texts in both places: it is not outranked for
+            # lacking keys no one has written yet (every record of the curated archive has some).
+            for rid in self._keyless.intersection(text):
+                keys.setdefault(rid, text[rid])
         return text, keys, votes
 
     def lexical(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], dict[str, float]]:

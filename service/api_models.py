@@ -239,6 +239,20 @@ class MatchOut(RulingOut):
     score: float
 
 
+class ComputedOut(Out):
+    check: Literal["damage", "advantage", "initiative", "exhaustion"]
+    input: dict[str, Any] = Field(description="the check's request as read from the question "
+                                              "(with the game): a calculator prefilled with it")
+    result: dict[str, Any] | None = Field(description=(
+        "the check's full response, as POST /v1/check/<check> returns it for `input`; null "
+        "when something is missing or the check refused the values (see `notes`)"))
+    summary: str = Field(description="one sentence in the question's language")
+    missing: list[str] = Field(description="what the answer depends on that the question does "
+                                           "not give (fields of `input`); nothing is guessed")
+    notes: list[str] = Field(description="what the reader or the check noted (e.g. a value "
+                                         "out of range)")
+
+
 class AskResponse(Out):
     question: str
     lang: str
@@ -250,6 +264,9 @@ class AskResponse(Out):
     reason_local: str = Field(description="the reason in the question's language")
     calculators: list[str] = Field(description="checks (POST /v1/check/<name>) that compute the "
                                                "answer's ruling")
+    computed: ComputedOut | None = Field(default=None, description=(
+        "the mechanical case computed from the question's own numbers, every step cited; "
+        "null when the question asks for no computation"))
     took_ms: float
 
 

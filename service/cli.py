@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import sys
-import textwrap
 from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
@@ -17,6 +16,7 @@ from typing import Any, Callable
 import click
 
 from indexer.archive import LANGUAGES, check_archive
+from service.terminal import format_computed, format_ruling, format_steps
 
 log = logging.getLogger(__name__)
 
@@ -58,27 +58,6 @@ def _emit(data: Any, as_json: bool, human: Callable[[Any], str]) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else human(data))
 
 
-def _wrap(text: str, indent: str = "  ") -> str:
-    return textwrap.fill(text, width=96, initial_indent=indent, subsequent_indent=indent)
-
-
-def format_ruling(r: dict, score: float | None = None) -> str:
-    """A ruling for the terminal: header, citation, original text, translation below it."""
-    head = f"[{r['id']}] {r['kind']} · {r['game']} · {r['lang']}" + (f" · score {score:.4f}" if score is not None else "")
-    lines = [click.style(head, bold=True), f"  {r['display_title']}"]
-    if r.get("context"):
-        lines.append(_wrap(f"{r['context_label']}: {r['context']}"))
-    lines.append(_wrap(r["text"]))
-    if r.get("translation"):
-        tr = r["translation"]
-        lines.append(click.style(f"  Translation ({tr['lang']}, {tr['label']}):", dim=True))
-        lines.append(_wrap(tr["text"], "    "))
-    if r["cards"]:
-        lines.append(f"  Cards: {', '.join(c['label'] for c in r['cards'])}")
-    lines.append(f"  Source: {r['citation']['label']}")
-    return "\n".join(lines)
-
-
 @click.group()
 @click.option("--archive", type=click.Path(path_type=Path), default=None,
               help="The archive folder [default: RULINGS_ARCHIVE_DIR or rulings/].")
@@ -118,6 +97,9 @@ def ask(ctx, question, game, lang, k, as_json):
     result = _engine(ctx).ask(asked.question, game=asked.game, lang=asked.lang, k=asked.k)
 
     def human(res: dict) -> str:
+        return "\n\n".join(filter(None, [format_computed(res.get("computed")), ruling_part(res)]))
+
+    def ruling_part(res: dict) -> str:
         if res["declined"]:
             out = [click.style("No ruling answers this question.", fg="yellow") + f" ({res['reason']})"]
             if res["matches"]:
@@ -354,7 +336,6 @@ def serve(ctx, host, port, rebuild, dev):
 def check(name, file, as_json):
     """Run a rules check (damage, initiative, advantage, exhaustion, monster) on a JSON request."""
     from checker import run_check
-    from service.presentation import step_citation
     try:
         payload = json.load(file)
     except ValueError as exc:
@@ -362,12 +343,7 @@ def check(name, file, as_json):
     result = run_check(name, payload)
 
     def human(res: dict) -> str:
-        out = []
-        for i, step in enumerate(res["steps"], 1):
-            cites = f" [{step_citation(step['rulings'])}]"
-            out.append(f"{i:2}. {step['action']} -> {json.dumps(step['value'], ensure_ascii=False)}{cites}")
-            if step.get("note"):
-                out.append(f"      note: {step['note']}")
+        out = format_steps(res["steps"])
         skip = {"steps", "rulings"}
         out.append("Result: " + json.dumps({k: v for k, v in res.items() if k not in skip}, ensure_ascii=False))
         out.append(f"Rulings: {', '.join(res['rulings']) or 'none'}")

@@ -27,10 +27,10 @@ def computed_answer(question: str, lang: str, game: str | None,
     `game` is the request's (or the question's) game; else the answered ruling's game is the
     game whose rulings state the rule asked about.
     """
-    reading = read_question(question, lang, game if game in GAMES else None)
+    reading = read_question(question, lang, game)   # a game without a checker: None
     if reading is None:
         return None
-    if reading.input.get("game") is None and answered_game:
+    if reading.input.get("game") is None and answered_game in GAMES:
         reading = with_game(reading, answered_game)
     return computed(reading)
 

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from service.i18n import N_, _, ngettext
-from service.presentation import (citation_label, context_label, display_title, kind_label,
+from service.presentation import (CHECK_LABELS, citation_label, context_label, display_title, kind_label,
                                   language_name, translation_label)
 
 ELLIPSIS = "…"
@@ -126,8 +126,40 @@ def match_line(m: dict[str, Any], public_url: str | None, lang: str = "en") -> s
     return f"• {kind_label(m['kind'], lang)}: {ruling_ref(m['id'], public_url, title)}"
 
 
+def step_line(i: int, step: dict[str, Any], public_url: str | None, lang: str) -> str:
+    """One checker step: its action, value and the rulings it applies (or that none does)."""
+    cites = (", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
+             if step["rulings"] else "*" + _("no ruling in the archive", lang) + "*")
+    return f"{i}. {step['action']} → **{_value(step['value'])}** · {cites}"
+
+
+def computed_field(computed: dict[str, Any], public_url: str | None = None,
+                   lang: str = "en") -> dict[str, Any]:
+    """The computed answer of an ask as an embed field: the sentence, then the cited steps,
+    or what the question leaves out (the steps' own text is the checker's, in English)."""
+    name = _("Computed from your question (%(check)s)", lang,
+             check=_(CHECK_LABELS.get(computed["check"], computed["check"]), lang))
+    lines = [f"**{computed['summary']}**"]
+    if computed["missing"]:
+        lines.append(_("Not in the question: %(fields)s. Nothing is guessed.", lang,
+                       fields=", ".join(computed["missing"])))
+    if computed.get("result"):
+        lines += [step_line(i, step, public_url, lang)
+                  for i, step in enumerate(computed["result"]["steps"], 1)]
+    lines += [f"*{note}*" for note in computed.get("notes", [])]
+    return {"name": name, "value": "\n".join(lines)}
+
+
 def answer_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
-    """The answer to /v1/ask: the ruling plus related ones, or the declined state."""
+    """The answer to /v1/ask: the computed answer first when there is one, then the ruling
+    plus related ones, or the declined state."""
+    embed = _ruling_or_declined(res, public_url, lang)
+    if res.get("computed"):
+        embed["fields"].insert(0, computed_field(res["computed"], public_url, lang))
+    return embed
+
+
+def _ruling_or_declined(res: dict[str, Any], public_url: str | None, lang: str) -> dict[str, Any]:
     if res["declined"] or not res.get("answer"):
         return declined_embed(res, public_url, lang)
     embed = ruling_embed(res["answer"], public_url, lang)

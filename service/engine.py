@@ -22,8 +22,9 @@ from indexer.archive import DEFAULT_ARCHIVE, Archive, load_archive
 from indexer.catalogue import Catalogue
 from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, build_index, load_index
 from indexer.question import QuestionReader
-from indexer.search import Searcher, SearchResult
+from indexer.search import OTHER_GAME, Searcher, SearchResult
 from service.api_models import DEFAULT_K, DEFAULT_LIMIT
+from service.computed import computed_answer
 from service.presentation import reason_label, ruling_view
 from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
 
@@ -141,13 +142,25 @@ class Engine:
         if snap.searcher is None:      # loaded just now: its snapshot holds the same catalogue
             snap = self._snapshot
         result = searcher.search(question.strip(), game=game_id, lang=lang or None, k=k)
-        return self._answer(question, result, k, started, snap)
+        return self._answer(question, result, k, started, snap, game_id)
+
+    @staticmethod
+    def _computed(question: str, result: SearchResult, game_id: str | None,
+                  snap: Snapshot) -> dict | None:
+        """The computed answer beside the ruling; None for a question about another game."""
+        if result.reason == OTHER_GAME:
+            return None
+        # The game: the request's, else the one the question names, else the game of the ruling
+        # retrieved for it (the game whose rulings state the rule asked about), declined or not.
+        top = snap.archive.records[result.hits[0].record_id].game if result.hits else None
+        return computed_answer(question, result.lang, game_id or result.game, top)
 
     def _answer(self, question: str, result: SearchResult, k: int, started: float,
-                snap: Snapshot) -> dict:
+                snap: Snapshot, game_id: str | None = None) -> dict:
         matches = [dict(self.view(h.record_id, result.lang, snap), score=round(h.score, 6))
                    for h in result.hits[:k]]
         answered = bool(matches) and not result.declined
+        computed = self._computed(question, result, game_id, snap)
         return {
             "question": question,
             "lang": result.lang,
@@ -159,6 +172,8 @@ class Engine:
             "reason_local": reason_label(result.reason, result.lang),
             # The rules checker computes this ruling: clients can offer the calculator beside it.
             "calculators": checks_for(matches[0]["id"]) if answered else [],
+            # The mechanical case computed from the question's own numbers (None: none asked).
+            "computed": computed,
             "took_ms": round((time.perf_counter() - started) * 1000, 2),
         }
 

@@ -37,7 +37,8 @@ TEMPLATE = CATALOGUES / "messages.pot"
 #: The files whose strings are translated, by extractor.
 PYTHON_SOURCES = ("presentation.py", "embeds.py", "discord_bot.py", "discord_commands.py",
                   "interactions.py")
-SCRIPT_SOURCES = ("static/app.js", "static/board.js", "static/board-answer.js")
+SCRIPT_SOURCES = ("static/app.js", "static/calculators.js", "static/board.js",
+                  "static/board-answer.js")
 TEMPLATE_SOURCES = "templates/*.html"
 PYTHON_KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2),
                                    "pgettext": ((1, "c"), 2), "discord_name": None}

@@ -29,6 +29,10 @@ KIND_LABELS: dict[str, str] = {"rulebook": N_("Rulebook"), "erratum": N_("Erratu
                                "clarification": N_("Clarification"),
                                "edge case": N_("Edge case"), "example": N_("Example")}
 CONTEXT_LABELS: dict[str, str] = {"CONTEXT": N_("Context"), "SITUATION": N_("Situation")}
+#: The rules checker's checks, as the page and the bot name a computed answer's check.
+CHECK_LABELS: dict[str, str] = {"damage": N_("Damage"), "initiative": N_("Initiative"),
+                                "exhaustion": N_("Exhaustion"),
+                                "advantage": N_("Advantage and disadvantage")}
 #: The reasons search gives (``indexer.search.REASONS``), so that ``reason_local`` can say
 #: them in the asker's language (a reason missing here is shown in English).
 DECLINE_REASONS = (
@@ -101,7 +105,8 @@ def page_labels(lang: str) -> dict[str, dict[str, str]]:
     return {"kind": {kind: kind_label(kind, lang) for kind in KIND_LABELS},
             "context": {key: _(text, lang) for key, text in CONTEXT_LABELS.items()},
             "translation": {"ours": _(OUR_TRANSLATION, lang), "edition": _(OFFICIAL_EDITION, lang)},
-            "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS}}
+            "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS},
+            "check": {check: _(text, lang) for check, text in CHECK_LABELS.items()}}
 
 
 def translation_missing(lang: str) -> str:

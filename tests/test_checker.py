@@ -431,8 +431,21 @@ def test_frosthaven_short_rest_does_not_count_active_bonuses() -> None:
     assert "not stated" in short["note"]
 
 
+@pytest.mark.parametrize("game, hand, discard, exhausted", [
+    ("frosthaven", 1, 1, True), ("frosthaven", 2, 0, False), ("gloomhaven", 0, 1, True),
+    ("gloomhaven", 0, 2, False),
+])
+def test_exhaustion_without_hp_checks_the_cards_alone(game: str, hand: int, discard: int,
+                                                      exhausted: bool) -> None:
+    """What the answer does not depend on is not asked for: no hp, the figure is standing."""
+    result = exhaustion.run({"game": game, "hand": hand, "discard": discard})
+    assert result["exhausted"] is exhausted
+    assert result["steps"][0]["action"].startswith("hit points not given")
+    assert result["steps"][0]["value"] is False
+
+
 @pytest.mark.parametrize("payload, message", [
-    ({"hand": 1, "discard": 1}, "'hp' is required"),
+    ({"hp": "x", "hand": 1, "discard": 1}, "'hp' must be an integer (got 'x')"),
     ({"hp": 1, "discard": 1}, "'hand' is required"),
     ({"hp": 1, "hand": 1}, "'discard' is required"),
     ({"hp": -1, "hand": 1, "discard": 1}, "'hp' must be at least 0 (got -1)"),

@@ -360,9 +360,14 @@ def test_an_untranslated_ruling_is_indexed_by_its_original(runner, archive_copy,
     searcher = engine.searcher
     assert [p.lang for p in searcher.index.passages if p.record == "gh-de-2"] == ["de"]
     q = searcher.analyse(DENSE_QUESTIONS["de"], lang="de")
-    dense = searcher.dense(q, searcher.allowed(q))
+    dense, _keys, _votes = searcher.dense(q, searcher.allowed(q))   # over the rulings' texts
     assert sorted(dense, key=lambda rid: -dense[rid]).index("gh-de-2") <= 1   # with gh-da-1
-    assert engine.ask(DENSE_QUESTIONS["de"], lang="de")["answer"]["id"] == "gh-de-2"
+    # Answered with the same rule: the new German record, or gh-da-1, which states it too and
+    # has German search keys of ours; the new record is shown among the first two (its texts
+    # stand in for the keys it does not have yet).
+    res = engine.ask(DENSE_QUESTIONS["de"], lang="de")
+    assert res["answer"]["id"] in {"gh-de-2", "gh-da-1"}
+    assert "gh-de-2" in [m["id"] for m in res["matches"][:2]]
 
 
 @pytest.mark.parametrize("lang", sorted(DENSE_QUESTIONS))

@@ -184,7 +184,7 @@ def test_the_permalink_in_the_reader_language(fast_client):
 def test_every_script_message_is_extracted():
     """A t("...") the extractor misses (nested in another call, say) would never be translated."""
     from tests.test_web import STATIC
-    for name in ("app.js", "board.js", "board-answer.js"):
+    for name in ("app.js", "calculators.js", "board.js", "board-answer.js"):
         literals = re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', (STATIC / name).read_text())
         assert literals and set(literals) <= i18n.script_msgids(), name
 
@@ -192,8 +192,9 @@ def test_every_script_message_is_extracted():
 def test_the_page_script_has_no_english_of_its_own():
     """The page's own words come from the catalogue (t()), not string literals."""
     from tests.test_web import STATIC
-    script = (STATIC / "app.js").read_text()
-    for literal in ("No ruling found", "Related rulings", "Damage suffered", "Searching the archive"):
+    script = (STATIC / "app.js").read_text() + (STATIC / "calculators.js").read_text()
+    for literal in ("No ruling found", "Related rulings", "Damage suffered", "Searching the archive",
+                    "Not in the question: %(fields)s. Nothing is guessed."):
         assert script.count(literal) == script.count(f't("{literal}') >= 1, literal
 
 

@@ -19,7 +19,6 @@ from checker.reader.lexicon import LANGS, VOCAB_DIR, fold, lexicon
 from checker.reader.scan import scan, tokenize
 
 FH, GH = "frosthaven", "gloomhaven"
-HP_OPTIONAL = "exhaustion hp optional lands with issue 11"
 RESULT_KEY = {"damage": "damage", "advantage": "chosen", "initiative": "order",
               "exhaustion": "exhausted"}
 
@@ -675,7 +674,6 @@ def test_exhaustion_result(lang: str, game: str | None, question: str, game_read
     assert result["result"]["exhausted"] is exhausted
 
 
-@pytest.mark.xfail(strict=True, reason=HP_OPTIONAL)
 @pytest.mark.parametrize("lang, game, question, game_read, expected, exhausted", WITHOUT_HP,
                          ids=_ids(WITHOUT_HP))
 def test_exhaustion_result_without_hp(lang: str, game: str | None, question: str,
@@ -685,11 +683,11 @@ def test_exhaustion_result_without_hp(lang: str, game: str | None, question: str
     assert result["result"] is not None and result["result"]["exhausted"] is exhausted
 
 
-def test_exhaustion_without_hp_is_refused_today_not_raised() -> None:
-    # until the check takes hp as optional (issue 11): result null, the message in notes
+def test_exhaustion_without_hp_is_answered_from_the_cards() -> None:
+    # the check takes the figure as standing when the question gives no hit points
     result = computed(read("da", FH, "jeg har 0 kort på hånden og 1 i discard, er jeg udmattet?"))
-    assert result["result"] is None and result["missing"] == []
-    assert any("'hp'" in n for n in result["notes"])
+    assert result["missing"] == [] and result["result"]["exhausted"] is True
+    assert result["result"]["steps"][0]["action"].startswith("hit points not given")
 
 
 def test_every_check_has_six_questions_in_every_language() -> None:

@@ -77,6 +77,7 @@ def test_api_stays_json(fast_client):
 
 
 @pytest.mark.parametrize("name, mimetype", [("app.js", "text/javascript"), ("board.js", "text/javascript"),
+                                            ("calculators.js", "text/javascript"),
                                             ("style.css", "text/css"),
                                             ("favicon.svg", "image/svg+xml")])
 def test_static_assets_are_served(fast_client, name, mimetype):
@@ -95,6 +96,7 @@ def test_no_external_assets_and_no_inner_html():
         assert not re.search(r"\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write", text), path.name
     assert len((STATIC / "app.js").read_text().splitlines()) < 420
     assert len((STATIC / "board.js").read_text().splitlines()) < 300
+    assert len((STATIC / "calculators.js").read_text().splitlines()) < 300
 
 
 def test_index_page_has_the_monster_board(fast_client):

@@ -152,8 +152,9 @@ const snippet = (text, n = 90) => (text.length > n ? text.slice(0, n - 1).trimEn
 
 function renderAnswer(res) {
   const lang = t("language: %(language)s", { language: langName(res.lang) });
+  const computed = res.computed ? renderComputed(res.computed) : null;  // the number first
   if (res.declined) {
-    return el("div", { class: "declined" },
+    return el("div", { class: "declined" }, computed,
       el("h2", {}, t("No ruling found")),
       el("p", {}, t("No ruling in the archive answers this question, and nothing is made up."), " ",
         t("Try rephrasing it, or choose the game.")),
@@ -163,7 +164,7 @@ function renderAnswer(res) {
       el("p", { class: "muted" }, lang));
   }
   const others = res.matches.slice(1);
-  return el("div", { class: "answered" },
+  return el("div", { class: "answered" }, computed,
     el("p", { class: "status" }, t("Best ruling for “%(question)s”", { question: res.question }),
       ` · ${lang} · ${Math.round(res.took_ms)} ms`),
     renderRuling(res.answer, "h2"),
@@ -242,98 +243,20 @@ function renderSteps(steps) {
     s.note && el("p", { class: "note" }, s.note))));
 }
 
-function renderDamage(res) {
-  const flags = [res.ward_removed && t("Ward removed"), res.brittle_removed && t("Brittle removed"),
-    res.negated && t("negated by losing a card")].filter(Boolean);
-  return el("div", {},
-    el("p", { class: "verdict" }, t("Damage suffered:"), " ", el("strong", { class: "damage" }, res.damage),
-      " ", t("(would suffer %(damage)s)", { damage: res.would_suffer }), flags.length ? ` · ${flags.join(" · ")}` : ""),
-    renderSteps(res.steps));
-}
+// ---- calculators (calculators.js, loaded with its content-hashed URL, like the board) ----------
 
-const intOrNull = (value) => (value === "" || value === null ? null : Number(value));
+/** A computed answer's block (set by calculators.js; nothing while it is not loaded). */
+let renderComputed = () => null;
 
-function damagePayload(form) {
-  const data = new FormData(form);
-  const payload = { game: data.get("game"), attack: intOrNull(data.get("attack")),
-    shield: intOrNull(data.get("shield")) ?? 0, ward: form.ward.checked,
-    brittle: form.brittle.checked, negate: form.negate.checked };
-  const modifiers = String(data.get("modifiers") || "").split(",").map((m) => m.trim()).filter(Boolean);
-  if (modifiers.length) payload.modifiers = modifiers;
-  const hp = intOrNull(data.get("hp"));
-  if (hp !== null) payload.hp = hp;
-  return payload;
-}
-
-/** Ward and Brittle are Frosthaven conditions: disable them for Gloomhaven. */
-function syncDamageGame() {
-  const gloomhaven = $("#d-game").value === "gloomhaven";
-  for (const box of [$("#d-ward"), $("#d-brittle")]) {
-    box.disabled = gloomhaven;
-    if (gloomhaven) box.checked = false;
+async function loadCalculators() {
+  const section = $("#calculators");
+  try {
+    const { initCalculators } = await import(section.dataset.script);
+    renderComputed = initCalculators({ $, el, api, load, renderSteps, t, label, onSubmit });
+  } catch (error) {
+    console.error("calculators unavailable:", error);
+    section.append(el("p", { class: "error", role: "alert" }, t("The calculators could not be loaded.")));
   }
-}
-
-// ---- initiative list editor --------------------------------------------------------------------
-
-let figureCount = 0;
-const TYPES = { character: t("Character"), monster: t("Monster"), summon: t("Summon") };
-
-function field(id, label, input, extra = "") {
-  return el("div", { class: `field ${extra}` }, el("label", { for: id }, label), input);
-}
-
-/** Show only the inputs that apply to the figure's type. */
-function syncFigure(row) {
-  const type = row.querySelector("[name=type]").value;
-  row.querySelector(".f-initiative").hidden = type === "summon";
-  row.querySelector(".f-second").hidden = type !== "character";
-  row.querySelector(".f-summoner").hidden = type !== "summon";
-  row.querySelector(".f-fresh").hidden = type !== "summon";
-}
-
-function addFigure(fig = { name: "", type: "character" }) {
-  const id = `fig-${++figureCount}`;
-  const typeSelect = el("select", { id: `${id}-type`, name: "type" },
-    Object.entries(TYPES).map(([type, label]) => el("option", { value: type, selected: type === fig.type }, label)));
-  const row = el("li", { class: "figure" },
-    field(`${id}-name`, t("Name"), el("input", { id: `${id}-name`, name: "name", value: fig.name ?? "", required: true, maxlength: 60 })),
-    field(`${id}-type`, t("Type"), typeSelect),
-    field(`${id}-init`, t("Initiative"), el("input", { id: `${id}-init`, name: "initiative", type: "number", min: 1, max: 99, value: fig.initiative ?? "" }), "f-initiative"),
-    field(`${id}-second`, t("Second card"), el("input", { id: `${id}-second`, name: "second", type: "number", min: 1, max: 99, value: fig.second ?? "" }), "f-second"),
-    field(`${id}-summoner`, t("Summoner"), el("input", { id: `${id}-summoner`, name: "summoner", value: fig.summoner ?? "" }), "f-summoner"),
-    el("div", { class: "field f-fresh" }, el("label", {},
-      el("input", { type: "checkbox", name: "fresh", checked: Boolean(fig.summoned_this_round) }), " ", t("Summoned this round"))),
-    el("button", { type: "button", class: "secondary remove", "aria-label": t("Remove figure %(n)s", { n: figureCount }),
-      onclick: () => { row.remove(); $("#add-figure").focus(); } }, t("Remove")));
-  typeSelect.addEventListener("change", () => syncFigure(row));
-  $("#figures").append(row);
-  syncFigure(row);
-  return row;
-}
-
-function figurePayload(row) {
-  const get = (name) => row.querySelector(`[name=${name}]`);
-  const fig = { name: get("name").value.trim(), type: get("type").value };
-  if (fig.type !== "summon") fig.initiative = intOrNull(get("initiative").value);
-  const second = intOrNull(get("second").value);
-  if (fig.type === "character" && second !== null) fig.second = second;
-  if (fig.type === "summon") {
-    fig.summoner = get("summoner").value.trim();
-    fig.summoned_this_round = get("fresh").checked;
-  }
-  return fig;
-}
-
-function renderInitiative(res) {
-  const groups = (title, list) => list.length > 0 && el("p", { class: "hint" }, title,
-    list.map((g) => g.join(" = ")).join("; "));
-  return el("div", {},
-    el("p", { class: "verdict" }, t("Acting order:")),
-    el("ol", { class: "order" }, res.order.map((name) => el("li", {}, name))),
-    groups(`${t("Tied, the players choose:")} `, res.ties),
-    groups(`${t("Not settled by any ruling:")} `, res.unresolved),
-    renderSteps(res.steps));
 }
 
 // ---- monster board (board.js, loaded with its content-hashed URL from the page) ----------------
@@ -365,7 +288,7 @@ function onSubmit(selector, handler) {
   });
 }
 
-function init() {
+async function init() {
   onSubmit("#ask-form", () => {
     const q = $("#q").value.trim();
     if (q) ask({ q, game: $("#game").value, lang: $("#lang").value });
@@ -374,20 +297,10 @@ function init() {
     const card = $("#card").value.trim();
     if (card) findCard(card);
   });
-  onSubmit("#damage-form", (form) => load($("#damage-result"), t("Computing…"),
-    () => api("/v1/check/damage", damagePayload(form)), renderDamage));
-  onSubmit("#initiative-form", () => load($("#initiative-result"), t("Computing…"),
-    () => api("/v1/check/initiative", { game: $("#i-game").value,
-      figures: [...document.querySelectorAll("#figures .figure")].map(figurePayload) }), renderInitiative));
-  $("#d-game").addEventListener("change", syncDamageGame);
-  $("#add-figure").addEventListener("click", () => addFigure().querySelector("input").focus());
-  [{ name: "Drifter", type: "character", initiative: 20, second: 45 },
-    { name: "Banner Spear", type: "character", initiative: 20, second: 30 },
-    { name: "Algox Archers", type: "monster", initiative: 20 },
-    { name: "Banner", type: "summon", summoner: "Banner Spear" }].forEach(addFigure);
   window.addEventListener("popstate", () => { syncLanguageLinks(); runFromUrl(); });
   loadCardNames();
   loadBoard();
+  await loadCalculators();  // before a question in the address is asked: its computed answer
   runFromUrl();
 }
 
