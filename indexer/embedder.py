@@ -22,8 +22,9 @@ from typing import Protocol
 import numpy as np
 
 from indexer.archive import REPO_ROOT
-from indexer.errors import Unavailable
 from indexer.onnx_export import onnx_path
+# The settings' names are the embedder's too (``from indexer.embedder import ModelError``).
+from indexer.settings import BACKENDS, DEFAULT_BACKEND, DEFAULT_QUERY_CACHE, EmbedderSettings, ModelError
 
 log = logging.getLogger(__name__)
 
@@ -33,21 +34,6 @@ DEFAULT_MODEL = REPO_ROOT / "models" / "multilingual-e5-small"
 # alone: hit@1 0.84 vs 0.79 with "query: " on both; see README, retrieval).
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
-BACKENDS = ("onnx", "onnx-int8", "torch")
-# Chosen by `python -m bench.backends`, all in one run on 2 busy cores: one question 27 ms with
-# onnx (fp32) and 18 ms with onnx-int8 against 74 ms with torch; fp32's vectors equal torch's
-# (cosine 1.0000) and so do its eval figures. int8 (cosine 0.990-0.998) keeps hit@1/hit@3/MRR
-# on dev.yaml but, with today's decline thresholds (fitted on torch), declines 9 of dev.yaml's
-# 10 unanswerable questions instead of 10 (26 of dev-outside's 34 instead of 24): not "no
-# worse", so fp32 until the thresholds are refitted.
-DEFAULT_BACKEND = "onnx"
-DEFAULT_QUERY_CACHE = 4096
-
-
-class ModelError(Unavailable):
-    """The embedding model cannot be loaded."""
-
-    code = "model_unavailable"
 
 
 class Embedder(Protocol):
@@ -59,48 +45,31 @@ class Embedder(Protocol):
                show_progress: bool = False) -> np.ndarray: ...
 
 
-# -- settings (each read here and nowhere else) --------------------------------------------
+# -- settings (indexer.settings reads the environment; these are the embedder's views of it) --
 def model_setting() -> str:
     """The configured model: ``RULINGS_MODEL`` or the default folder."""
-    return os.environ.get("RULINGS_MODEL") or str(DEFAULT_MODEL)
+    return EmbedderSettings.load().model or str(DEFAULT_MODEL)
 
 
 def backend_setting() -> str:
     """The configured backend: ``RULINGS_BACKEND`` (onnx, onnx-int8, torch) or the default."""
-    value = (os.environ.get("RULINGS_BACKEND") or DEFAULT_BACKEND).strip().lower()
-    if value not in BACKENDS:
-        raise ModelError(f"RULINGS_BACKEND={value!r} is not a backend; choose one of: {', '.join(BACKENDS)}")
-    return value
-
-
-def int_setting(name: str, default: int, minimum: int) -> int:
-    """An integer environment setting, refused in one line when it is not one."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ModelError(f"{name}={raw!r} is not an integer") from None
-    if value < minimum:
-        raise ModelError(f"{name}={value} must be at least {minimum}")
-    return value
+    return EmbedderSettings.load().backend
 
 
 def serving_workers() -> int:
     """``WEB_WORKERS``: gunicorn worker processes; default one per core."""
-    return int_setting("WEB_WORKERS", os.cpu_count() or 1, 1)
+    return EmbedderSettings.load().workers
 
 
 def ort_threads_setting() -> int:
     """``RULINGS_ORT_THREADS``: ONNX Runtime threads per session; default the cores each
     serving worker may use, so the workers together use every core without oversubscribing."""
-    return int_setting("RULINGS_ORT_THREADS", max(1, (os.cpu_count() or 1) // serving_workers()), 1)
+    return EmbedderSettings.load().session_threads
 
 
 def query_cache_setting() -> int:
     """``RULINGS_QUERY_CACHE``: question embeddings kept per process (0: no cache)."""
-    return int_setting("RULINGS_QUERY_CACHE", DEFAULT_QUERY_CACHE, 0)
+    return EmbedderSettings.load().query_cache
 
 
 # -- the query cache ----------------------------------------------------------------------
@@ -173,7 +142,7 @@ class SentenceEmbedder:
             # (or with HF_HUB_OFFLINE unset and network, for users who have it).
             self._model = SentenceTransformer(
                 str(folder) if folder else name_or_path, device="cpu",
-                local_files_only=folder is not None or os.environ.get("HF_HUB_OFFLINE", "1") == "1",
+                local_files_only=folder is not None or EmbedderSettings.load().hf_hub_offline,
                 model_kwargs={"dtype": torch.float32})
         except Exception as exc:  # any loader failure becomes one clear message
             raise ModelError(f"cannot load model {name_or_path!r}: {exc}".splitlines()[0]) from exc

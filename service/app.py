@@ -20,7 +20,10 @@ from checker import run_check
 from indexer.errors import RulingsError
 from indexer.text import fold
 from service import api_models as m
-from service.engine import Engine, Settings
+from service import metrics, polite
+from service.engine import Engine, Settings as EngineSettings
+from service.metrics import observe_ask
+from service.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +40,20 @@ class ApiError(RulingsError):
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app. Config keys: ARCHIVE_DIR, INDEX_DIR, MODEL, REBUILD_INDEX, EAGER_LOAD."""
+    """Build the app. Config keys: ARCHIVE_DIR, INDEX_DIR, MODEL, REBUILD_INDEX, EAGER_LOAD, and
+    SETTINGS (a ``service.settings.Settings`` instead of the environment's)."""
+    # A bad environment value is one SettingsError line, at start.
+    settings = (test_config or {}).get("SETTINGS") or Settings.load()
     app = Flask(__name__)
-    app.config.from_mapping(ARCHIVE_DIR=None, INDEX_DIR=None, MODEL=None, REBUILD_INDEX=False,
-                            EAGER_LOAD=False, MAX_CONTENT_LENGTH=MAX_BODY, PUBLIC_BASE_URL=None)
-    app.config.from_prefixed_env("RULINGS")
+    app.config.from_mapping(ARCHIVE_DIR=str(settings.archive_dir), INDEX_DIR=str(settings.index_dir),
+                            MODEL=settings.model, REBUILD_INDEX=False, EAGER_LOAD=False,
+                            MAX_CONTENT_LENGTH=MAX_BODY, PUBLIC_BASE_URL=settings.public_url,
+                            DISCORD_PUBLIC_KEY=settings.discord_public_key)
     if test_config:
         app.config.update(test_config)
+    metrics.install(app)              # first: it times everything after it, refusals included
+    polite.install_cors(app, settings)
+    polite.install_rate_limit(app, settings)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     app.register_blueprint(api)
@@ -72,7 +82,7 @@ def get_engine() -> Engine:
             engine = app.extensions.get("rulings_engine")
             if engine is None:
                 cfg = app.config
-                settings = Settings(
+                settings = EngineSettings(
                     **{k: v for k, v in {
                         "archive_dir": Path(cfg["ARCHIVE_DIR"]) if cfg["ARCHIVE_DIR"] else None,
                         "index_dir": Path(cfg["INDEX_DIR"]) if cfg["INDEX_DIR"] else None,
@@ -153,15 +163,15 @@ def ask_get():
     if request.args.get("q") is None:
         raise ApiError(400, "bad_request", "missing query parameter 'q' (the question)")
     ask = m.validated(m.AskQuery, query_args(keep_empty=("q", "k")))
-    return jsonify(m.shaped(m.AskResponse, get_engine().ask(
-        ask.question, game=ask.game, lang=ask.lang, k=ask.k)))
+    return jsonify(m.shaped(m.AskResponse, observe_ask(get_engine().ask(
+        ask.question, game=ask.game, lang=ask.lang, k=ask.k))))
 
 
 @api.post("/v1/ask")
 def ask_post():
     ask = m.validated(m.AskBody, json_body())
-    return jsonify(m.shaped(m.AskResponse, get_engine().ask(
-        ask.question, game=ask.game, lang=ask.lang, k=ask.k)))
+    return jsonify(m.shaped(m.AskResponse, observe_ask(get_engine().ask(
+        ask.question, game=ask.game, lang=ask.lang, k=ask.k))))
 
 
 @api.get("/v1/rulings/<path:record_id>")

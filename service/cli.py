@@ -15,8 +15,7 @@ from typing import Any, Callable
 
 import click
 
-from indexer.archive import DEFAULT_ARCHIVE, LANGUAGES, check_archive
-from indexer.index import DEFAULT_INDEX
+from indexer.archive import LANGUAGES, check_archive
 from service.terminal import format_computed, format_ruling, format_steps
 
 log = logging.getLogger(__name__)
@@ -60,12 +59,12 @@ def _emit(data: Any, as_json: bool, human: Callable[[Any], str]) -> None:
 
 
 @click.group()
-@click.option("--archive", type=click.Path(path_type=Path), default=DEFAULT_ARCHIVE, show_default=True,
-              envvar="RULINGS_ARCHIVE_DIR", help="The archive folder.")
-@click.option("--index", "index_dir", type=click.Path(path_type=Path), default=DEFAULT_INDEX,
-              show_default=True, envvar="RULINGS_INDEX_DIR", help="The index folder.")
-@click.option("--model", default=None, envvar="RULINGS_MODEL",
-              help="Model folder or hub name [default: models/multilingual-e5-small].")
+@click.option("--archive", type=click.Path(path_type=Path), default=None,
+              help="The archive folder [default: RULINGS_ARCHIVE_DIR or rulings/].")
+@click.option("--index", "index_dir", type=click.Path(path_type=Path), default=None,
+              help="The index folder [default: RULINGS_INDEX_DIR or index/].")
+@click.option("--model", default=None,
+              help="Model folder or hub name [default: RULINGS_MODEL or models/multilingual-e5-small].")
 @click.option("-v", "--verbose", is_flag=True, help="Log progress to stderr.")
 @click.version_option(package_name="rulings")
 @click.pass_context
@@ -74,7 +73,13 @@ def cli(ctx: click.Context, archive: Path, index_dir: Path, model: str | None, v
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    ctx.obj = {"archive": archive, "index": index_dir, "model": model}
+    from service.settings import Settings, SettingsError
+    try:  # every setting is checked at start: a bad value is one line, whatever the command
+        settings = Settings.load()
+    except SettingsError as exc:
+        raise Failure(exc.message) from None
+    ctx.obj = {"archive": archive or settings.archive_dir, "index": index_dir or settings.index_dir,
+               "model": model or settings.model, "settings": settings}
 
 
 @cli.command()
@@ -310,22 +315,17 @@ def calibrate(ctx, questions, folds, out, report, as_json):
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=lambda: int(os.environ.get("PORT", 8000)), type=int, show_default="PORT or 8000")
+@click.option("--port", default=None, type=int, help="The port [default: PORT or 8000].")
 @click.option("--rebuild", is_flag=True, help="Rebuild a missing or stale index instead of refusing it.")
 @click.option("--dev", is_flag=True, help="Flask's development server instead of gunicorn.")
 @click.pass_context
 @one_line_errors
 def serve(ctx, host, port, rebuild, dev):
     """Serve the HTTP API and the page (gunicorn on 127.0.0.1 by default)."""
-    from service.app import create_app
+    from service.wsgi import serve as run
     config = {"ARCHIVE_DIR": str(ctx.obj["archive"]), "INDEX_DIR": str(ctx.obj["index"]),
               "MODEL": ctx.obj["model"], "REBUILD_INDEX": rebuild, "EAGER_LOAD": True}
-    app = create_app(config)  # loads everything now: a bad index fails here, in one line
-    if dev:
-        app.run(host=host, port=port)
-        return
-    from service.wsgi import run_gunicorn
-    run_gunicorn(app, host, port)
+    run(config, host, port or ctx.obj["settings"].port, dev)
 
 
 @cli.command()
@@ -352,10 +352,10 @@ def check(name, file, as_json):
 
 
 @cli.group("discord", invoke_without_command=True)
-@click.option("--api-url", envvar="RULINGS_API_URL", default="http://127.0.0.1:8000", show_default=True,
-              help="The HTTP API the bot calls (RULINGS_API_URL).")
-@click.option("--public-url", envvar="RULINGS_PUBLIC_URL", default=None,
-              help="The page's public base URL, for permalinks (RULINGS_PUBLIC_URL).")
+@click.option("--api-url", default=None,
+              help="The HTTP API the bot calls [default: RULINGS_API_URL or http://127.0.0.1:8000].")
+@click.option("--public-url", default=None,
+              help="The page's public base URL, for permalinks [default: RULINGS_PUBLIC_URL].")
 @click.option("--sync", is_flag=True,
               help="Sync the slash commands with Discord at this start (after changing them; "
                    "Discord rate-limits syncing, so it is not done at every start).")
@@ -365,16 +365,18 @@ def discord_(ctx, api_url, public_url, sync):
     if ctx.invoked_subcommand is not None:
         return
     from service.discord_bot import BotError, run_bot
+    settings = ctx.obj["settings"]
     try:
-        run_bot(os.environ.get("DISCORD_TOKEN"), api_url, public_url, sync=sync)
+        run_bot(settings.secret("discord_token"), api_url or settings.api_url,
+                public_url or settings.public_url, sync=sync)
     except BotError as exc:
         raise Failure(str(exc)) from None
 
 
 @discord_.command("register")
 @click.option("--dry-run", is_flag=True, help="Print the command definitions instead of sending them.")
-@click.option("--application-id", envvar="DISCORD_APPLICATION_ID", default=None,
-              help="The application's id (DISCORD_APPLICATION_ID; asked of Discord when absent).")
+@click.option("--application-id", default=None,
+              help="The application's id [default: DISCORD_APPLICATION_ID; asked of Discord when absent].")
 @click.option("--guild", "guild_id", default=None,
               help="Register in this server only (shows at once; global commands take a while).")
 @click.pass_context
@@ -393,8 +395,9 @@ def discord_register(ctx, dry_run, application_id, guild_id):
         click.echo(json.dumps(payloads, ensure_ascii=False, indent=2))
         return
     try:
-        count = register_over_http(os.environ.get("DISCORD_TOKEN"), payloads,
-                                   application_id=application_id, guild_id=guild_id)
+        settings = ctx.obj["settings"]
+        count = register_over_http(settings.secret("discord_token"), payloads, guild_id=guild_id,
+                                   application_id=application_id or settings.discord_application_id)
     except BotError as exc:
         raise Failure(str(exc)) from None
     click.echo(f"registered {count} commands" + (f" in server {guild_id}" if guild_id else ""))

@@ -34,10 +34,10 @@ from service.embeds import (LIMITS, answer_embed, damage_embed, embed_length, er
 from service.guild_store import GuildSettings
 from service.i18n import DISCORD_NAME_CONTEXT, N_, discord_name, gettext, pgettext
 from service.presentation import check_games
+from service.settings import DEFAULT_API_URL
 
 log = logging.getLogger(__name__)
 
-DEFAULT_API_URL = "http://127.0.0.1:8000"
 DISCORD_API = "https://discord.com/api/v10"
 CHOICE_MAX = dc.CHOICE_MAX
 #: What Discord accepts as a command or option name (lowercase where the script has case).
@@ -64,10 +64,12 @@ class RulingsAPI:
     """An async client of the HTTP API (one httpx.AsyncClient)."""
 
     def __init__(self, base_url: str = DEFAULT_API_URL, *, timeout: float = 15.0,
-                 transport: httpx.AsyncBaseTransport | None = None):
+                 transport: httpx.AsyncBaseTransport | None = None, api_key: str | None = None):
+        headers = {"Accept": "application/json", "User-Agent": "rulings-discord-bot"}
+        if api_key:  # RULINGS_API_KEY: the bot speaks for many players, so it is not rate-limited
+            headers["X-API-Key"] = api_key
         self._http = httpx.AsyncClient(base_url=base_url.rstrip("/"), timeout=timeout, transport=transport,
-                                       headers={"Accept": "application/json",
-                                                "User-Agent": "rulings-discord-bot"})
+                                       headers=headers)
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         try:
@@ -347,13 +349,17 @@ class RulingsBot(discord.AutoShardedClient):
 
 
 def run_bot(token: str | None, api_url: str = DEFAULT_API_URL, public_url: str | None = None,
-            sync: bool = False) -> None:
-    """Run the bot until interrupted; BotError for a missing or refused token."""
+            sync: bool = False, api_key: str | None = None) -> None:
+    """Run the bot until interrupted; BotError for a missing or refused token. `api_key`
+    (default: RULINGS_API_KEY) is sent as X-API-Key: the API exempts it from its rate limit."""
+    if api_key is None:
+        from service.settings import Settings
+        api_key = Settings.load().secret("api_key")
     if not token or not token.strip():
         raise BotError("DISCORD_TOKEN is not set: export the bot token from the Discord developer portal")
     settings = BotSettings(api_url=api_url.rstrip("/"), public_url=(public_url or "").rstrip("/") or None,
                            sync=sync)
-    bot = RulingsBot(settings, RulingsAPI(settings.api_url, timeout=settings.timeout))
+    bot = RulingsBot(settings, RulingsAPI(settings.api_url, timeout=settings.timeout, api_key=api_key))
     try:
         bot.run(token.strip(), log_handler=None)
     except discord.LoginFailure:

@@ -8,14 +8,15 @@ without creating it.
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from service.settings import DEFAULT_BOT_DB, Settings
+
 log = logging.getLogger(__name__)
 
-DEFAULT_PATH = Path("build") / "bot.sqlite3"
+DEFAULT_PATH = DEFAULT_BOT_DB
 SCHEMA = """CREATE TABLE IF NOT EXISTS guild_settings (
     guild_id INTEGER PRIMARY KEY,
     game TEXT,
@@ -25,7 +26,7 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS guild_settings (
 
 def store_path() -> Path:
     """Where the bot keeps its per-server settings (``RULINGS_BOT_DB``)."""
-    return Path(os.environ.get("RULINGS_BOT_DB") or DEFAULT_PATH)
+    return Settings.load().bot_db
 
 
 class GuildSettings:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
 from functools import lru_cache
@@ -58,8 +57,8 @@ _workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="discord-interac
 def public_key() -> str | None:
     """The application's public key (``DISCORD_PUBLIC_KEY``); None: the endpoint is off.
 
-    The one place the setting is read (the app's config first, for tests and settings)."""
-    return current_app.config.get("DISCORD_PUBLIC_KEY") or os.environ.get("DISCORD_PUBLIC_KEY") or None
+    The one place the setting is read: the app's config, from the settings (or a test's)."""
+    return current_app.config.get("DISCORD_PUBLIC_KEY") or None
 
 
 @lru_cache(maxsize=4)
@@ -245,7 +244,7 @@ def _reply_job(data: dict[str, Any], engine: Any, public_url: str | None) -> Cal
 
 def _command(data: dict[str, Any]):
     """A slash command: the message within REPLY_WITHIN seconds, else deferred and followed up."""
-    public_url = current_app.config.get("PUBLIC_BASE_URL") or os.environ.get("RULINGS_PUBLIC_URL")
+    public_url = current_app.config.get("PUBLIC_BASE_URL")  # RULINGS_PUBLIC_URL, by the settings
     job = _reply_job(data, get_engine(), public_url)
     future: Future[Reply] = _workers.submit(job)
     try:

@@ -122,6 +122,10 @@ def _responses(op: Operation) -> dict[str, Any]:
     for status in (*op.errors, 405):
         out[str(status)] = {"description": ERROR_TEXT[status], "content": {"application/json": {
             "schema": {"$ref": REF.format(model="ErrorOut")}}}}
+    if op.path.startswith("/v1/"):  # the per-client rate limit (service/polite.py)
+        out["429"] = {"description": ERROR_TEXT[429], "headers": {"Retry-After": {
+            "description": "seconds to wait", "schema": {"type": "integer", "minimum": 1}}},
+            "content": {"application/json": {"schema": {"$ref": REF.format(model="ErrorOut")}}}}
     return out
 
 

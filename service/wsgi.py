@@ -1,18 +1,23 @@
 """Serving with gunicorn: ``rulings serve`` (or ``gunicorn --preload service.wsgi:app``).
 
-Settings: ``WEB_WORKERS`` worker processes (default one per core), ``WEB_THREADS`` threads per
-worker (default 4). Each worker's ONNX Runtime session uses the cores left to it
-(``RULINGS_ORT_THREADS``, default cores // workers; see indexer.embedder).
+Settings (service.settings): ``WEB_WORKERS`` worker processes (default one per core),
+``WEB_THREADS`` threads per worker (default 4). Each worker's ONNX Runtime session uses the
+cores left to it (``RULINGS_ORT_THREADS``, default cores // workers; see indexer.embedder).
+``rulings serve`` also gives the workers one folder for their /metrics counts (service.metrics);
+with ``gunicorn service.wsgi:app`` set ``PROMETHEUS_MULTIPROC_DIR`` yourself for that.
 """
 from __future__ import annotations
 
 import logging
 import os
 import sys
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from flask import Flask
 
-from indexer.embedder import int_setting, serving_workers
+from service.metrics import INTERNAL, prepare_multiprocess, remove_multiprocess, worker_gone
+from service.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -28,13 +33,13 @@ LIMIT_REQUEST_LINE = 8190
 
 def web_workers() -> int:
     """Worker processes: ``WEB_WORKERS``, default one per core."""
-    return serving_workers()
+    return Settings.load().workers
 
 
 def web_threads() -> int:
     """Threads per worker: ``WEB_THREADS``, default 4 (requests wait on the ONNX session or
     the network with the GIL released, so a few threads keep each core busy)."""
-    return int_setting("WEB_THREADS", DEFAULT_THREADS, 1)
+    return Settings.load().web_threads
 
 
 def exit_worker_now(server, worker) -> None:
@@ -53,17 +58,24 @@ def exit_worker_now(server, worker) -> None:
     os._exit(code)
 
 
+def child_exited(server, worker) -> None:
+    """gunicorn's child_exit hook (in the master): forget a dead worker's live metrics."""
+    worker_gone(worker.pid)
+
+
 def gunicorn_settings(host: str, port: int, workers: int | None = None) -> dict:
     """The gunicorn settings `run_gunicorn` applies."""
+    settings = Settings.load()
     return {
         "bind": f"{host}:{port}",
-        "workers": workers or web_workers(),
-        "threads": web_threads(),
+        "workers": workers or settings.workers,
+        "threads": settings.web_threads,
         "worker_class": "gthread",
         "timeout": 60,
         "limit_request_line": LIMIT_REQUEST_LINE,
-        "accesslog": os.environ.get("ACCESS_LOG", "-") or None,  # "" = no access log
+        "accesslog": settings.access_log or None,  # "" = no access log
         "worker_exit": exit_worker_now,
+        "child_exit": child_exited,
     }
 
 
@@ -74,7 +86,9 @@ def warm_up(app: Flask) -> None:
     write into every object's header and un-share its page."""
     import gc
 
-    response = app.test_client().get("/v1/ask", query_string={"q": WARM_UP_QUESTION})
+    # Marked internal: not counted in /metrics, and never rate-limited (it is not a client).
+    response = app.test_client().get("/v1/ask", query_string={"q": WARM_UP_QUESTION},
+                                     environ_overrides={INTERNAL: True})
     if response.status_code != 200:
         log.warning("warm-up question answered %s", response.status_code)
     gc.collect()
@@ -108,6 +122,29 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int | None = None) -
             return app
 
     _Server().run()
+
+
+@contextmanager
+def metrics_folder(settings: Settings) -> Iterator[None]:
+    """While serving with gunicorn: the folder the workers share their metrics in (made and
+    exported before the app imports prometheus_client; a temp folder is removed after)."""
+    folder = prepare_multiprocess(settings.metrics_dir)
+    try:
+        yield
+    finally:
+        remove_multiprocess(folder, made=settings.metrics_dir is None)
+
+
+def serve(config: dict[str, Any], host: str, port: int, dev: bool = False) -> None:
+    """`rulings serve`: build the app from `config` (loading everything now, so a bad index
+    fails here in one line) and serve it: gunicorn, or Flask's development server."""
+    from service.app import create_app
+    settings = Settings.load()
+    if dev:
+        create_app(config).run(host=host, port=port)
+        return
+    with metrics_folder(settings):
+        run_gunicorn(create_app(config), host, port)
 
 
 _app: Flask | None = None
