@@ -1,6 +1,6 @@
 """``make bench``: quality, latency and scale benchmarks -> bench/report.json + bench/report.md.
 
-    python -m bench.run [--budget SECONDS] [--sections quality,backends,latency,http,scale,monster]
+    python -m bench.run [--budget SECONDS] [--sections quality,backends,latency,http,scale,monster,askpath]
 
 Every figure stands beside a baseline measured in the same run. The whole run keeps to the
 budget (default 19 min): the scale section gets what is left, and skips with a line what would
@@ -26,9 +26,11 @@ OUT_DIR = REPO / "bench"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=19 * 60, help="seconds for the whole run")
-    parser.add_argument("--sections", default="quality,backends,latency,http,monster,scale")
+    parser.add_argument("--sections", default="quality,backends,latency,http,monster,askpath,scale")
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--sizes", default="10000,100000,1000000", help="scale sizes (vectors)")
+    parser.add_argument("--askpath-sizes", default="1000,10000,100000",
+                        help="ask path at scale: synthetic archive sizes (rulings)")
     parser.add_argument("--http-requests", type=int, default=144, help="requests per concurrency level")
     args = parser.parse_args(argv)
     sections = set(args.sections.split(","))
@@ -78,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         from bench.monster import run_monster_bench
         report["monster"] = run_monster_bench()
         log(f"monster solver: worst median {report['monster']['worst_median_s']} s")
+    if "askpath" in sections:
+        from bench.askpath import run_askpath
+        report["askpath"] = run_askpath(tuple(int(x) for x in args.askpath_sizes.split(",")))
     if "scale" in sections:
         from bench.scale import run_scale
         report["scale"] = run_scale(embedder, budget_s=left() - 20,
@@ -189,6 +194,9 @@ def render(r: dict) -> str:
                        if "error" not in row else f"| {label} | refused: {row['error']} | |")
         out += ["", f"Worst median {_f(mb['worst_median_s'], 4)} s: target "
                 f"{'met' if mb['target_met'] else 'missed'}.", ""]
+    if r.get("askpath"):
+        from bench.askpath import render as render_askpath
+        out += render_askpath(r["askpath"])
     s = r.get("scale")
     if s:
         out += ["## Scale (synthetic 384-d vectors)", "",

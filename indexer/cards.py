@@ -6,9 +6,12 @@ evidence) and by the catalogue (errata by card), both through this one matcher.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+
+import numpy as np
 
 from indexer.archive import Archive
 from indexer.text import WORD, fold, numbers_in
@@ -17,6 +20,98 @@ from indexer.text import WORD, fold, numbers_in
 GENERIC_CARD_NAMES = frozenset({"null"})
 # Names this short match whole words only: fuzzily, "ice" would be found inside "nice".
 MIN_FUZZY_LENGTH = 4
+# The candidate filter below is proven for scores of at least this much (the ask path's 88).
+NAME_INDEX_MIN_SCORE = 88.0
+
+
+def _bigrams(text: str) -> set[str]:
+    return {text[j:j + 2] for j in range(len(text) - 1)}
+
+
+class NameIndex:
+    """The names a text may match at a fuzzy score (``partial_ratio``) of 88 or more, found
+    without comparing the text with every name; only these candidates are then scored, by the
+    same rapidfuzz scorer as before (a test checks the results equal scoring every name).
+
+    Why no match is lost. A name of length L matching a window of the text of length m at
+    ``ratio`` >= 88 shares c >= 0.88 (L + m) / 2 characters with it (a common subsequence).
+    Each of the name's L - c unmatched characters breaks at most two of its L - 1 bigrams, each
+    unmatched character of the window at most one more, so at least 3c - L - m - 1 of the
+    name's bigram positions occur in the window.
+
+    * A window as long as the name (anywhere in the text): c >= ceil(0.88 L), so names of at
+      most 8 characters occur exactly (a substring lookup) and longer ones have at least
+      3c - 2L - 1 bigrams in the window. Names are bucketed by length (longest `lmax`); each
+      such window lies inside one chunk ``text[k * lmax : k * lmax + 2 * lmax]``, and the
+      bigrams are counted per chunk.
+    * A shorter window exists only at the text's start or end (or the text is shorter than
+      the name): then m >= 0.78 L and at least 0.57 L - 1.6 bigram positions occur in the
+      first or last `lmax` characters, counted there.
+
+    Counts are of distinct bigrams, less the name's repeated ones; each bound is rounded toward
+    admitting more names.
+    """
+
+    EXACT_UP_TO = 8
+    BUCKETS = (4, 9, 13, 19, 28, 42)
+
+    def __init__(self, names: list[str]):
+        self._exact: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self._buckets = []
+        lengths = np.array([len(n) for n in names], dtype=np.int32)
+        edges = list(self.BUCKETS) + [max(lengths.max(initial=0) + 1, self.BUCKETS[-1] + 1)]
+        for i, name in enumerate(names):
+            if len(name) <= self.EXACT_UP_TO:
+                self._exact[len(name)][name].append(i)
+        for lo, hi in zip(edges, edges[1:]):
+            ids = np.nonzero((lengths >= lo) & (lengths < hi))[0]
+            if not len(ids):
+                continue
+            postings: dict[str, list[int]] = defaultdict(list)
+            strong = np.empty(len(ids), dtype=np.int32)
+            weak = np.empty(len(ids), dtype=np.int32)
+            for local, i in enumerate(ids):
+                name = names[i]
+                grams = _bigrams(name)
+                for gram in grams:
+                    postings[gram].append(local)
+                size = len(name)
+                repeated = (size - 1) - len(grams)
+                matched = math.ceil(0.88 * size - 0.01)
+                # 3c - 2L - 1 bigram positions of a whole-length window, 0.5714 (L - 1) - 1 of
+                # an edge window (rounded down: 0.5714 L - 1.58); less the repeated bigrams.
+                strong[local] = 3 * matched - 2 * size - 1 - repeated
+                weak[local] = math.ceil(0.5714 * size - 1.58) - repeated
+            exact_only = hi - 1 <= self.EXACT_UP_TO
+            self._buckets.append((int(lengths[ids].max()), ids,
+                                  {g: np.asarray(v, dtype=np.int32) for g, v in postings.items()},
+                                  None if exact_only else strong, weak))
+
+    @staticmethod
+    def _passing(postings: dict, chunk: str, needed: np.ndarray) -> np.ndarray:
+        """Local indexes of the names with at least `needed` of their bigrams in `chunk`."""
+        hits = [postings[g] for g in _bigrams(chunk) if g in postings]
+        if not hits:
+            return np.nonzero(needed <= 0)[0]
+        return np.nonzero(np.bincount(np.concatenate(hits), minlength=len(needed)) >= needed)[0]
+
+    def candidates(self, text: str) -> np.ndarray:
+        """Indexes (ascending, distinct) of the names that may match `text` at 88 or more."""
+        found: list = []
+        for size, by_name in self._exact.items():
+            for j in range(len(text) - size + 1):
+                ids = by_name.get(text[j:j + size])
+                if ids:
+                    found.append(np.asarray(ids, dtype=np.int64))
+        for lmax, ids, postings, strong, weak in self._buckets:
+            for chunk in dict.fromkeys((text[:lmax], text[-lmax:])):
+                found.append(ids[self._passing(postings, chunk, weak)])
+            if strong is not None:
+                for start in range(0, len(text), lmax):
+                    found.append(ids[self._passing(postings, text[start:start + 2 * lmax], strong)])
+        if not found:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(np.concatenate(found))
 
 
 @dataclass(frozen=True)
@@ -50,6 +145,9 @@ class CardLookup:
             else:
                 self._fuzzy.append(entry)
         self._fuzzy_names = [e.folded for e in self._fuzzy]
+        self._names = NameIndex(self._fuzzy_names)
+        self._short_words = {n: e for n, e in self._short.items() if " " not in n}
+        self._short_phrases = {n: e for n, e in self._short.items() if " " in n}
 
     def names(self) -> list[str]:
         """Every card label, sorted."""
@@ -62,8 +160,28 @@ class CardLookup:
 
     def match_folded(self, folded: str, *, min_score: float = 88.0) -> dict[str, float]:
         """Record id -> score (0..100) of the best card an already folded text names."""
-        from rapidfuzz import fuzz, process
+        scores: dict[str, float] = {}
+        for number in numbers_in(folded):
+            for entry in self._numbers.get(number, ()):
+                self._best(scores, entry, 100.0)
+        words = set(WORD.findall(folded))
+        # A one-word short name matches only as a word of the text; a short name with a space
+        # as a whole-word phrase.
+        for name in words & self._short_words.keys():
+            for entry in self._short_words[name]:
+                self._best(scores, entry, 100.0)
+        for name, entries in self._short_phrases.items():
+            if re.search(rf"\b{re.escape(name)}\b", folded):
+                for entry in entries:
+                    self._best(scores, entry, 100.0)
+        rows = (self._names.candidates(folded) if min_score >= NAME_INDEX_MIN_SCORE
+                else range(len(self._fuzzy)))
+        self._fuzzy_scores(folded, rows, min_score, scores)
+        return scores
 
+    def match_folded_exhaustive(self, folded: str, *, min_score: float = 88.0) -> dict[str, float]:
+        """`match_folded` comparing the text with every name (no candidate filter): the
+        reference the filtered lookup must equal, and what a low `min_score` uses."""
         scores: dict[str, float] = {}
         for number in numbers_in(folded):
             for entry in self._numbers.get(number, ()):
@@ -73,16 +191,23 @@ class CardLookup:
             if name in words or (" " in name and re.search(rf"\b{re.escape(name)}\b", folded)):
                 for entry in entries:
                     self._best(scores, entry, 100.0)
+        self._fuzzy_scores(folded, range(len(self._fuzzy)), min_score, scores)
+        return scores
+
+    def _fuzzy_scores(self, folded: str, rows, min_score: float, scores: dict[str, float]) -> None:
+        """Score the fuzzy names at `rows` against the text into `scores`."""
+        from rapidfuzz import fuzz, process
+
+        names = self._fuzzy_names if isinstance(rows, range) else [self._fuzzy_names[i] for i in rows]
         # A name longer than the text is compared whole; otherwise the best-matching part.
-        for _, score, i in process.extract(folded, self._fuzzy_names, scorer=fuzz.partial_ratio,
+        for _, score, i in process.extract(folded, names, scorer=fuzz.partial_ratio,
                                            score_cutoff=min_score, limit=None):
-            entry = self._fuzzy[i]
+            entry = self._fuzzy[rows[i]]
             if len(folded) < len(entry.folded) - 1:
                 score = fuzz.ratio(entry.folded, folded)
                 if score < min_score:
                     continue
             self._best(scores, entry, score)
-        return scores
 
     def match(self, text: str, *, min_score: float = 88.0) -> dict[str, float]:
         """Record id -> match score (0..100) of the best card the text names."""
