@@ -17,6 +17,7 @@ game, and linked editions are one candidate, shown in the asker's edition when t
 """
 from __future__ import annotations
 
+import heapq
 import logging
 from dataclasses import dataclass, field
 from typing import Callable
@@ -127,7 +128,13 @@ class Searcher:
         # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
         self._row_rule = [self._canonical[p.record] for p in index.passages]
-        self._row_is_key = np.array([p.kind == "ask" for p in index.passages])
+        self._row_is_key = np.array([p.kind == "ask" for p in index.passages], dtype=bool)
+        # Rules as integers, so a signal groups its rows per rule with numpy, not a Python
+        # loop over every row (a flat index returns every row).
+        self._rules = sorted(set(self._row_rule))
+        number = {rule: i for i, rule in enumerate(self._rules)}
+        self._row_rule_ix = np.array([number[r] for r in self._row_rule], dtype=np.int64)
+        self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
         # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
         self._keyless = frozenset(self._row_rule) - {
             rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
@@ -143,7 +150,7 @@ class Searcher:
             bm25 = bm25s.BM25()
             if rows:
                 bm25.index(corpus, show_progress=False)
-            self._bm25[kind] = (bm25, [self._row_rule[i] for i in rows])
+            self._bm25[kind] = (bm25, self._row_rule_ix[np.array(rows, dtype=np.int64)])
         self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys)
         # Each rule's card names, folded: a card named in a question is evidence that the
         # ruling answers it only when the question is about that card (see `card_about`).
@@ -160,6 +167,7 @@ class Searcher:
         # another game's ruling (a FAQ example about Catan) answers only questions naming it.
         self._implied = frozenset().union(*(self._of_game[g.id] for g in archive.games.values()
                                             if g.implied))
+        self._of_games: dict[frozenset[str], frozenset[str]] = {}
 
     def _passage_content(self, passage) -> str:
         rec = self.archive.records[passage.record]
@@ -179,8 +187,37 @@ class Searcher:
         if q.game is not None:
             return self._of_game.get(q.game, frozenset())
         if q.games_named:
-            return frozenset().union(*(self._of_game[g] for g in q.games_named))
+            # Kept: the same set object for the same games, so its mask is found, not rebuilt.
+            key = frozenset(q.games_named)
+            if key not in self._of_games:
+                self._of_games[key] = frozenset().union(*(self._of_game[g] for g in key))
+            return self._of_games[key]
         return self._implied
+
+    def _allowed_mask(self, allowed: frozenset[str]) -> np.ndarray:
+        """`allowed` as a boolean array over the rule numbers (cached: a few sets recur)."""
+        mask = self._allowed_masks.get(allowed)
+        if mask is None:
+            mask = np.fromiter((r in allowed for r in self._rules), dtype=bool, count=len(self._rules))
+            if len(self._allowed_masks) < 64:
+                self._allowed_masks[allowed] = mask
+        return mask
+
+    def _by_rule(self, rule_ix: np.ndarray, scores: np.ndarray, *, first: bool) -> dict[str, float]:
+        """One score per rule from per-row scores: the first row's (rows best first) or the
+        highest; keyed in the order each rule first occurs, as a loop over the rows would."""
+        if not len(rule_ix):
+            return {}
+        uniq, first_row = np.unique(rule_ix, return_index=True)
+        if first:
+            values = scores[first_row]
+        else:
+            best = np.zeros(len(self._rules), dtype=scores.dtype)
+            np.maximum.at(best, rule_ix, scores)
+            values = best[uniq]
+        order = np.argsort(first_row, kind="stable")
+        names = self._rules
+        return dict(zip([names[i] for i in uniq[order].tolist()], values[order].tolist()))
 
     def dense(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], ...]:
         """Per rule, from one embedding of the question: the best cosine over its texts, the
@@ -192,22 +229,22 @@ class Searcher:
         # into a full scan).
         exact = self.index.manifest.get("index_type", "flat") == "flat"
         scores, rows = self.index.search(qvec, len(self._row_rule) if exact else DENSE_CANDIDATES)
-        text: dict[str, float] = {}
-        keys: dict[str, float] = {}
+        rows, scores = rows[0], scores[0]
+        found = rows >= 0
+        rows, scores = rows[found], scores[found]
+        rule = self._row_rule_ix[rows]
+        is_key = self._row_is_key[rows]
+        keep = self._allowed_mask(allowed)[rule]
+        if not self.use_keys:
+            keep &= ~is_key
+        text_rows = keep & ~is_key
+        key_rows = np.flatnonzero(keep & is_key)
+        text = self._by_rule(rule[text_rows], scores[text_rows], first=True)
+        keys = self._by_rule(rule[key_rows], scores[key_rows], first=True)
         votes: dict[str, float] = {}
-        seen_keys = 0
-        for score, row in zip(scores[0], rows[0]):   # best first
-            if row < 0:
-                continue
-            rid = self._row_rule[row]
-            is_key = bool(self._row_is_key[row])
-            if rid not in allowed or (is_key and not self.use_keys):
-                continue
-            out = keys if is_key else text
-            out.setdefault(rid, float(score))
-            if is_key and seen_keys < KEY_NEIGHBOURS:
-                seen_keys += 1
-                votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+        for ix in rule[key_rows[:KEY_NEIGHBOURS]].tolist():
+            rid = self._rules[ix]
+            votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
         if self.use_keys:
             # A keyless rule is matched by its texts in both places: it is not outranked for
             # lacking keys no one has written yet (every record of the curated archive has some).
@@ -221,12 +258,12 @@ class Searcher:
         for kind in ("text", "ask"):
             bm25, rules = self._bm25[kind]
             out: dict[str, float] = {}
-            if q.tokens and rules:
+            if q.tokens and len(rules):
                 scores = bm25.get_scores(q.tokens)
-                for row in np.nonzero(scores > 0)[0]:
-                    rid = rules[row]
-                    if rid in allowed and scores[row] > out.get(rid, 0.0):
-                        out[rid] = float(scores[row])
+                rows = np.flatnonzero(scores > 0)
+                rule = rules[rows]
+                keep = self._allowed_mask(allowed)[rule]
+                out = self._by_rule(rule[keep], scores[rows[keep]], first=False)
             found.append(out)
         return found[0], found[1]
 
@@ -250,7 +287,8 @@ class Searcher:
         """The best few rules of each signal, each with the features the reranker weighs."""
         pool: list[str] = []
         for scores in sig.all():
-            pool += sorted(scores, key=lambda r: (-scores[r], r))[:CANDIDATES_PER_SIGNAL]
+            # nsmallest(n) is sorted()[:n] without sorting every rule.
+            pool += heapq.nsmallest(CANDIDATES_PER_SIGNAL, scores, key=lambda r: (-scores[r], r))
         pool = list(dict.fromkeys(pool))
         if not pool:
             return []

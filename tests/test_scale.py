@@ -92,3 +92,96 @@ def test_the_name_index_scores_few_of_many_names():
                                           "when it stands next to a trap?"))
     assert total > 2000
     assert len(found) < total / 10
+
+
+# -- the search signals: numpy grouping equals the plain loop over every row ----------------
+
+def _reference_dense(searcher, q, allowed):
+    """Searcher.dense as a plain loop over the rows, best first (the code before numpy)."""
+    from indexer.embedder import encode_queries
+    from indexer.search import KEY_NEIGHBOURS
+
+    index = searcher.index
+    scores, rows = index.search(encode_queries(searcher.embedder, [q.body]), len(index.passages))
+    text, keys, votes, seen = {}, {}, {}, 0
+    for score, row in zip(scores[0], rows[0]):
+        passage = index.passages[row]
+        rid = searcher.archive.edition_group(passage.record)[0]
+        is_key = passage.kind == "ask"
+        if rid not in allowed or (is_key and not searcher.use_keys):
+            continue
+        (keys if is_key else text).setdefault(rid, float(score))
+        if is_key and seen < KEY_NEIGHBOURS:
+            seen += 1
+            votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+    if searcher.use_keys:
+        for rid in searcher._keyless.intersection(text):
+            keys.setdefault(rid, text[rid])
+    return text, keys, votes
+
+
+def _reference_lexical(searcher, q, allowed):
+    """Searcher.lexical as a plain loop over the rows BM25 scores above 0."""
+    import numpy as np
+
+    found = []
+    for kind in ("text", "ask"):
+        bm25 = searcher._bm25[kind][0]
+        rows = [i for i, p in enumerate(searcher.index.passages)
+                if p.kind == kind and (searcher.use_keys or kind == "text")]
+        out = {}
+        if q.tokens and rows:
+            scores = bm25.get_scores(q.tokens)
+            for row in np.nonzero(scores > 0)[0]:
+                rid = searcher.archive.edition_group(searcher.index.passages[rows[row]].record)[0]
+                if rid in allowed and scores[row] > out.get(rid, 0.0):
+                    out[rid] = float(scores[row])
+        found.append(out)
+    return tuple(found)
+
+
+@pytest.fixture(scope="module")
+def generated_search(tmp_path_factory):
+    """A generated archive of 1,500 rulings (some linked as editions), indexed with the fake
+    embedder, and its questions."""
+    from bench.askpath import questions, synthetic_archive
+    from indexer.index import build_index
+    from tests.fakes import FakeEmbedder
+
+    archive = synthetic_archive(1500, seed=11)
+    # Link pairs of records as editions of one rule, so grouping rows per rule is exercised
+    # across records too.
+    ids = list(archive.records)
+    for a, b in zip(ids[:200:2], ids[1:200:2]):
+        archive.records[a] = archive.records[a].model_copy(update={"related": [b]})
+        archive.records[b] = archive.records[b].model_copy(update={"related": [a]})
+    index, _ = build_index(archive, FakeEmbedder(), tmp_path_factory.mktemp("gen") / "index",
+                           show_progress=False)
+    asked = questions(archive, 120, seed=11)
+    asked += [f"{q} in gloomhaven and frosthaven" for q in asked[:20]]
+    return archive, index, asked
+
+
+@pytest.mark.parametrize("use_keys", [True, False])
+def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
+    from indexer.search import Searcher
+    from indexer.scoring import Calibration
+    from tests.fakes import FakeEmbedder
+
+    archive, index, asked = generated_search
+    searcher = Searcher(archive, index, FakeEmbedder(), Calibration.neutral(), use_keys=use_keys)
+    nonempty_lexical = 0
+    for text in asked:
+        for game in (None, "gloomhaven"):
+            q = searcher.analyse(text, game=game)
+            allowed = searcher.allowed(q)
+            dense = searcher.dense(q, allowed)
+            # Equal values and the same key order: nothing downstream can tell them apart.
+            assert [list(d.items()) for d in dense] == \
+                [list(d.items()) for d in _reference_dense(searcher, q, allowed)], text
+            lexical = searcher.lexical(q, allowed)
+            assert [list(d.items()) for d in lexical] == \
+                [list(d.items()) for d in _reference_lexical(searcher, q, allowed)], text
+            nonempty_lexical += bool(lexical[0])
+    # Not vacuous: the questions do find rulings by their words.
+    assert nonempty_lexical > len(asked)
