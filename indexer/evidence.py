@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from indexer.archive import LANGUAGES, Archive
 from indexer.index import passage_text
-from indexer.text import fold, tokenize
+from indexer.text import fold, tokenize, tokens_of_folded
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,17 @@ class RuleVocabulary:
             groups.setdefault(canon, []).append(rid)
         for canon, members in groups.items():
             per_lang: dict[str, frozenset[str]] = {}
+            # A record without a translation into a language is matched by its original there:
+            # the same text in several languages, folded once.
+            folded: dict[str, str] = {}
             for lang in LANGUAGES:
                 words: set[str] = set()
                 for rid in members:
                     rec = archive.records[rid]
-                    words.update(tokenize(passage_text(rec, lang), lang))
+                    text = passage_text(rec, lang)
+                    if text not in folded:
+                        folded[text] = fold(text)
+                    words.update(tokens_of_folded(folded[text], lang))
                     for key in rec.asks.get(lang, ()) if with_keys else ():
                         words.update(tokenize(key, lang))
                 per_lang[lang] = frozenset(words)

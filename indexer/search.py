@@ -27,10 +27,10 @@ import numpy as np
 from indexer.archive import LANGUAGES, Archive
 from indexer.embedder import Embedder, encode_queries
 from indexer.evidence import RuleVocabulary
-from indexer.index import VectorIndex, passage_text
+from indexer.index import VectorIndex, bm25_rows, build_bm25
 from indexer.question import Question, QuestionReader
 from indexer.scoring import Calibration, CalibrationError, load_calibration
-from indexer.text import fold, tokenize
+from indexer.text import fold
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,6 @@ class Searcher:
         """`use_keys=False` ignores the search keys (the bench's ablation);
         `cited_by_computation(text, lang, game)` names the rulings a computation of the
         question cites (the service passes the rules checker's; without it, none)."""
-        import bm25s
-
         self.archive = archive
         self.index = index
         self.embedder = embedder
@@ -140,17 +138,16 @@ class Searcher:
             rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
         self.use_keys = use_keys
         self.cited_by_computation = cited_by_computation
-        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
+        # The BM25 models are saved with the index (tokenizing every passage is most of a start
+        # at scale); one missing there (an index built in memory) is built here.
         self._bm25 = {}
         for kind in ("text", "ask"):
-            rows = [i for i, p in enumerate(index.passages)
-                    if p.kind == kind and (use_keys or kind == "text")]
-            corpus = [tokenize(self._passage_content(index.passages[i]), index.passages[i].lang)
-                      for i in rows]
-            bm25 = bm25s.BM25()
-            if rows:
-                bm25.index(corpus, show_progress=False)
-            self._bm25[kind] = (bm25, self._row_rule_ix[np.array(rows, dtype=np.int64)])
+            rows = np.array(bm25_rows(index.passages, kind) if use_keys or kind == "text" else [],
+                            dtype=np.int64)
+            bm25 = index.bm25.get(kind) if len(rows) else None
+            if bm25 is None:
+                bm25 = build_bm25(archive, index.passages, kind) if len(rows) else None
+            self._bm25[kind] = (bm25, self._row_rule_ix[rows])
         self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys)
         # Each rule's card names, folded: a card named in a question is evidence that the
         # ruling answers it only when the question is about that card (see `card_about`).
@@ -168,12 +165,6 @@ class Searcher:
         self._implied = frozenset().union(*(self._of_game[g.id] for g in archive.games.values()
                                             if g.implied))
         self._of_games: dict[frozenset[str], frozenset[str]] = {}
-
-    def _passage_content(self, passage) -> str:
-        rec = self.archive.records[passage.record]
-        if passage.kind == "ask":
-            return rec.asks[passage.lang][passage.n]
-        return passage_text(rec, passage.lang)
 
     # -- the stages ------------------------------------------------------------------------
     def analyse(self, question: str, *, game: str | None = None,

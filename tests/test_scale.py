@@ -185,3 +185,47 @@ def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
             nonempty_lexical += bool(lexical[0])
     # Not vacuous: the questions do find rulings by their words.
     assert nonempty_lexical > len(asked)
+
+
+# -- BM25 saved with the index: loaded, not rebuilt, and equal to a rebuild ------------------
+
+def test_saved_bm25_models_score_as_rebuilt_ones(generated_search):
+    import numpy as np
+
+    from indexer.index import BM25_KINDS, build_bm25, load_index
+    from indexer.search import Searcher
+    from indexer.scoring import Calibration
+    from indexer.text import tokenize
+    from tests.fakes import FakeEmbedder
+
+    archive, built, asked = generated_search
+    index = load_index(built.path, archive, FakeEmbedder.name, backend=FakeEmbedder.backend)
+    assert sorted(index.bm25) == sorted(BM25_KINDS)
+    searcher = Searcher(archive, index, FakeEmbedder(), Calibration.neutral())
+    assert all(searcher._bm25[kind][0] is index.bm25[kind] for kind in BM25_KINDS)
+    scored = 0
+    for kind in BM25_KINDS:
+        rebuilt = build_bm25(archive, index.passages, kind)
+        assert index.bm25[kind].vocab_dict == rebuilt.vocab_dict
+        for text in asked:
+            tokens = tokenize(text, "en")
+            saved, fresh = index.bm25[kind].get_scores(tokens), rebuilt.get_scores(tokens)
+            assert np.array_equal(saved, fresh), text
+            scored += bool(saved.any())
+    assert scored > len(asked)
+
+
+def test_a_damaged_or_missing_bm25_model_is_refused(generated_search, tmp_path):
+    import shutil
+
+    from indexer.index import CorruptIndexError, load_index
+
+    folder = tmp_path / "index"
+    shutil.copytree(generated_search[1].path, folder)
+    data = folder / "bm25-text" / "data.csc.index.npy"
+    data.write_bytes(data.read_bytes()[:-8])
+    with pytest.raises(CorruptIndexError, match=r"bm25-text/data\.csc\.index\.npy does not match"):
+        load_index(folder)
+    shutil.rmtree(folder / "bm25-ask")
+    with pytest.raises(CorruptIndexError, match=r"bm25-ask/.* is missing"):
+        load_index(folder)
