@@ -7,8 +7,9 @@ The folder holds ``index.faiss``, ``vectors.npy`` (kept so an update re-embeds o
 records), ``passages.json`` (which record, language and kind each row is) and ``manifest.json``
 (model, backend, dimension, counts, build time, index type, a content hash per record and for
 the archive, and a checksum of every file), and the BM25 models of the texts and of the search
-keys (``bm25-text/``, ``bm25-ask/``, bm25s' own format), so a start loads them instead of
-tokenizing the whole archive again. A build writes a temporary sibling folder and renames
+keys (``bm25-text/``, ``bm25-ask/``, bm25s' own format) and each record's stemmed words per
+language (``words/``, for the coverage features), so a start loads them instead of tokenizing
+the whole archive again. A build writes a temporary sibling folder and renames
 it into place, so an interrupted build leaves the previous index intact.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import shutil
 import tempfile
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -33,8 +35,9 @@ from indexer.embedder import PASSAGE_PREFIX, QUERY_PREFIX, Embedder
 log = logging.getLogger(__name__)
 
 DEFAULT_INDEX = REPO_ROOT / "index"
-FORMAT_VERSION = 3   # 2: search keys indexed as passages of kind "ask"; 3: BM25 models saved
-FILES = ("index.faiss", "vectors.npy", "passages.json")
+FORMAT_VERSION = 3   # 2: search keys indexed as passages of kind "ask"; 3: BM25 models and
+#                      the records' words (indexer.evidence.RecordWords) saved
+FILES = ("index.faiss", "vectors.npy", "passages.json", "words/words.json", "words/records.npz")
 # Formats whose vectors a build reuses: format 3 only added the BM25 models.
 VECTOR_FORMATS = (2, 3)
 # The BM25 models, one per passage kind with any passages (bm25s cannot index nothing).
@@ -198,6 +201,8 @@ class VectorIndex:
     # Passage kind -> its BM25 model, as built or loaded with the folder; a kind missing here
     # is built by the searcher.
     bm25: dict = field(default_factory=dict)
+    # The records' words (indexer.evidence.RecordWords), or None: the searcher tokenizes.
+    record_words: object = None
 
     def search(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(k, len(self.passages))
@@ -246,6 +251,9 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
     faiss_index = make_faiss_index(vectors, index_type)
     bm25 = {kind: build_bm25(archive, passages, kind) for kind in BM25_KINDS
             if bm25_rows(passages, kind)}
+    from indexer.evidence import RecordWords
+
+    record_words = RecordWords.from_archive(archive)
     manifest = {
         "format": FORMAT_VERSION,
         "model": embedder.name,
@@ -261,10 +269,10 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
         "record_hashes": hashes,
         "bm25": sorted(bm25),
     }
-    _write_folder(out_dir, manifest, passages, vectors, faiss_index, bm25)
+    _write_folder(out_dir, manifest, passages, vectors, faiss_index, bm25, record_words)
     stats = {"records": len(hashes), "passages": len(passages), "changed_records": len(changed),
              "embedded_passages": len(todo), "reused_passages": len(reuse)}
-    return VectorIndex(out_dir, manifest, passages, vectors, faiss_index, bm25), stats
+    return VectorIndex(out_dir, manifest, passages, vectors, faiss_index, bm25, record_words), stats
 
 
 def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarray]:
@@ -291,7 +299,7 @@ def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarr
 
 
 def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vectors: np.ndarray,
-                  faiss_index, bm25: dict) -> None:
+                  faiss_index, bm25: dict, record_words) -> None:
     import faiss
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -302,6 +310,7 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
         (tmp / "passages.json").write_text(json.dumps(
             [{"record": p.record, "lang": p.lang, "kind": p.kind, "n": p.n} for p in passages],
             ensure_ascii=False))
+        record_words.save(tmp / "words")
         for kind, model in bm25.items():
             model.save(str(tmp / f"bm25-{kind}"), show_progress=False)
         manifest = dict(manifest, files={name: _sha256(tmp / name)
@@ -352,12 +361,17 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         rows = json.loads((path / "passages.json").read_text())
         passages = [Passage(r["record"], r["lang"], r.get("kind", "text"), r.get("n", 0))
                     for r in rows]
-        vectors = np.load(path / "vectors.npy")
+        # Mapped, not read: FAISS holds its own copy for searching, and these are read only by
+        # an update (a second copy of every vector in memory otherwise: 0.6 GB at 100k rulings).
+        vectors = np.load(path / "vectors.npy", mmap_mode="r")
         faiss_index = faiss.read_index(str(path / "index.faiss"))
         bm25 = _load_bm25(path, manifest.get("bm25", ()))
+        from indexer.evidence import RecordWords
+
+        record_words = RecordWords.load(path / "words")
     except IndexError_:
         raise
-    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError, zipfile.BadZipFile) as exc:
         raise CorruptIndexError(f"index at {path} is corrupt ({type(exc).__name__}: "
                                 f"{str(exc).splitlines()[0] if str(exc) else ''}); run `rulings build`") from None
     if not (faiss_index.ntotal == len(passages) == len(vectors) == manifest["passages"]) \
@@ -379,7 +393,10 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
     if any(bm25[kind].scores["num_docs"] != len(bm25_rows(passages, kind)) for kind in bm25):
         raise CorruptIndexError(f"index at {path} is corrupt: a BM25 model does not hold its "
                                 f"passages; run `rulings build`")
-    return VectorIndex(path, manifest, passages, vectors, faiss_index, bm25)
+    if len(record_words.records) != manifest["records"]:
+        raise CorruptIndexError(f"index at {path} is corrupt: words/ holds {len(record_words.records)} "
+                                f"records, not {manifest['records']}; run `rulings build`")
+    return VectorIndex(path, manifest, passages, vectors, faiss_index, bm25, record_words)
 
 
 def _load_bm25(path: Path, kinds) -> dict:

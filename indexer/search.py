@@ -148,7 +148,8 @@ class Searcher:
             if bm25 is None:
                 bm25 = build_bm25(archive, index.passages, kind) if len(rows) else None
             self._bm25[kind] = (bm25, self._row_rule_ix[rows])
-        self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys)
+        self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys,
+                                         saved=index.record_words)
         # Each rule's card names, folded: a card named in a question is evidence that the
         # ruling answers it only when the question is about that card (see `card_about`).
         self._card_names: dict[str, set[str]] = {}

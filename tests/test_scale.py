@@ -229,3 +229,72 @@ def test_a_damaged_or_missing_bm25_model_is_refused(generated_search, tmp_path):
     shutil.rmtree(folder / "bm25-ask")
     with pytest.raises(CorruptIndexError, match=r"bm25-ask/.* is missing"):
         load_index(folder)
+
+
+# -- the rule vocabulary from saved word numbers equals word sets built from the texts --------
+
+def _reference_vocabulary(archive, canonical, with_keys):
+    """RuleVocabulary's word sets and IDF as first written: sets of words per rule and language."""
+    import math
+
+    from indexer.archive import LANGUAGES
+    from indexer.index import passage_text
+    from indexer.text import tokenize
+
+    words, groups = {}, {}
+    for rid, canon in canonical.items():
+        groups.setdefault(canon, []).append(rid)
+    for canon, members in groups.items():
+        words[canon] = {}
+        for lang in LANGUAGES:
+            found = set()
+            for rid in members:
+                rec = archive.records[rid]
+                found.update(tokenize(passage_text(rec, lang), lang))
+                for key in rec.asks.get(lang, ()) if with_keys else ():
+                    found.update(tokenize(key, lang))
+            words[canon][lang] = frozenset(found)
+    idf = {}
+    for lang in LANGUAGES:
+        df = {}
+        for per_lang in words.values():
+            for word in per_lang[lang]:
+                df[word] = df.get(word, 0) + 1
+        idf[lang] = {w: math.log((len(words) + 1) / (c + 0.5)) for w, c in df.items()}
+    return words, idf
+
+
+@pytest.mark.parametrize("with_keys", [True, False])
+def test_saved_record_words_give_the_vocabulary_of_the_texts(generated_search, with_keys):
+    from indexer.archive import LANGUAGES
+    from indexer.evidence import RuleVocabulary
+    from indexer.index import load_index
+    from tests.fakes import FakeEmbedder
+
+    archive, built, asked = generated_search
+    index = load_index(built.path, archive, FakeEmbedder.name)
+    canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
+    vocabulary = RuleVocabulary(archive, canonical, with_keys=with_keys, saved=index.record_words)
+    words, idf = _reference_vocabulary(archive, canonical, with_keys)
+    assert vocabulary.idf == idf
+    rules = sorted(words)
+    for rule in rules[:300:7] + rules[:200:2]:      # linked editions are among the first 200
+        for lang in LANGUAGES:
+            assert vocabulary.words_of(rule, lang) == words[rule][lang], (rule, lang)
+    assert any(len(archive.edition_group(r)) > 1 for r in rules[:200])
+    # Coverage as first written, over the reference word sets.
+    from indexer.text import tokenize
+    covered = 0
+    for n, text in enumerate(asked):
+        lang = LANGUAGES[n % len(LANGUAGES)]
+        weights = vocabulary.question_words(tokenize(text, lang), lang)
+        rule, rival = rules[n % len(rules)], rules[(n * 7 + 1) % len(rules)]
+        total = sum(weights.values())
+        mine, theirs = words[rule][lang], words[rival][lang]
+        expected = (sum(w for t, w in weights.items() if t in mine) / total,
+                    sum(w for t, w in weights.items() if t in mine and t not in theirs) / total,
+                    sum(w for t, w in weights.items() if t not in idf[lang]) / total)
+        got = vocabulary.coverage(weights, lang, rule, rival)
+        assert (got.covered, got.distinct, got.unknown) == expected, text
+        covered += got.covered > 0
+    assert covered > 10
