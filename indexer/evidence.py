@@ -73,17 +73,17 @@ class RecordWords:
                 count=int(arrays[f"{part}-{lang}-indptr"][-1]))
         return cls(list(archive.records), {lang: list(number[lang]) for lang in LANGUAGES}, arrays)
 
-    def save(self, folder: Path) -> None:
-        """Two files in `folder`: the record ids and words (JSON), the arrays (npz)."""
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "words.json").write_text(json.dumps({"records": self.records, "words": self.words},
-                                                      ensure_ascii=False))
-        np.savez(folder / "records.npz", **self.arrays)
+    def save(self, folder: Path, name: str) -> None:
+        """Two files in `folder`: the record ids and words (`name`.json), the arrays (.npz)."""
+        (folder / f"{name}.json").write_text(json.dumps({"records": self.records, "words": self.words},
+                                                        ensure_ascii=False))
+        np.savez(folder / f"{name}.npz", **self.arrays)
 
     @classmethod
-    def load(cls, folder: Path) -> "RecordWords":
-        data = json.loads((folder / "words.json").read_text())
-        with np.load(folder / "records.npz") as arrays:
+    def load(cls, folder: Path, name: str) -> "RecordWords":
+        """What `save` wrote."""
+        data = json.loads((folder / f"{name}.json").read_text())
+        with np.load(folder / f"{name}.npz") as arrays:
             return cls(data["records"], data["words"], {k: arrays[k] for k in arrays.files})
 
 

@@ -7,8 +7,8 @@ The folder holds ``index.faiss``, ``vectors.npy`` (kept so an update re-embeds o
 records), ``passages.json`` (which record, language and kind each row is) and ``manifest.json``
 (model, backend, dimension, counts, build time, index type, a content hash per record and for
 the archive, and a checksum of every file), and the BM25 models of the texts and of the search
-keys (``bm25-text/``, ``bm25-ask/``, bm25s' own format) and each record's stemmed words per
-language (``words/``, for the coverage features), so a start loads them instead of tokenizing
+keys (``bm25-text.*``, ``bm25-ask.*``, bm25s' own files) and each record's stemmed words per
+language (``words.json``, ``words.npz``, for the coverage features), so a start loads them instead of tokenizing
 the whole archive again. A build writes a temporary sibling folder and renames
 it into place, so an interrupted build leaves the previous index intact.
 """
@@ -37,13 +37,15 @@ log = logging.getLogger(__name__)
 DEFAULT_INDEX = REPO_ROOT / "index"
 FORMAT_VERSION = 3   # 2: search keys indexed as passages of kind "ask"; 3: BM25 models and
 #                      the records' words (indexer.evidence.RecordWords) saved
-FILES = ("index.faiss", "vectors.npy", "passages.json", "words/words.json", "words/records.npz")
+FILES = ("index.faiss", "vectors.npy", "passages.json", "words.json", "words.npz")
 # Formats whose vectors a build reuses: format 3 only added the BM25 models.
 VECTOR_FORMATS = (2, 3)
 # The BM25 models, one per passage kind with any passages (bm25s cannot index nothing).
 BM25_KINDS = ("text", "ask")
-BM25_FILES = ("data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy",
-              "vocab.index.json", "params.index.json")
+# bm25s' file parameters (save / load) and their names, prefixed by kind in the flat folder.
+BM25_FILES = {"data_name": "data.csc.index.npy", "indices_name": "indices.csc.index.npy",
+              "indptr_name": "indptr.csc.index.npy", "vocab_name": "vocab.index.json",
+              "params_name": "params.index.json"}
 # Below this many vectors exact search is both exact and fast enough (a 50k x 384 scan is a
 # few ms); above it an IVF index. Measured by `make bench` on clustered 384-d vectors: at 1M,
 # IVF (nlist 3968, nprobe 16) searches in ~1.4 ms at recall@10 1.0, builds in ~2.5 min and
@@ -133,7 +135,11 @@ def build_bm25(archive: Archive, passages: list[Passage], kind: str):
 
 def bm25_files(kinds) -> list[str]:
     """The files of the saved BM25 models, as named in the manifest's checksums."""
-    return [f"bm25-{kind}/{name}" for kind in kinds for name in BM25_FILES]
+    return [f"bm25-{kind}.{name}" for kind in kinds for name in BM25_FILES.values()]
+
+
+def _bm25_names(kind: str) -> dict[str, str]:
+    return {param: f"bm25-{kind}.{name}" for param, name in BM25_FILES.items()}
 
 
 def record_hash(rec: Ruling) -> str:
@@ -310,9 +316,9 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
         (tmp / "passages.json").write_text(json.dumps(
             [{"record": p.record, "lang": p.lang, "kind": p.kind, "n": p.n} for p in passages],
             ensure_ascii=False))
-        record_words.save(tmp / "words")
+        record_words.save(tmp, "words")
         for kind, model in bm25.items():
-            model.save(str(tmp / f"bm25-{kind}"), show_progress=False)
+            model.save(str(tmp), show_progress=False, **_bm25_names(kind))
         manifest = dict(manifest, files={name: _sha256(tmp / name)
                                          for name in (*FILES, *bm25_files(bm25))})
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
@@ -368,7 +374,7 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         bm25 = _load_bm25(path, manifest.get("bm25", ()))
         from indexer.evidence import RecordWords
 
-        record_words = RecordWords.load(path / "words")
+        record_words = RecordWords.load(path, "words")
     except IndexError_:
         raise
     except (OSError, ValueError, KeyError, TypeError, RuntimeError, zipfile.BadZipFile) as exc:
@@ -394,7 +400,7 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         raise CorruptIndexError(f"index at {path} is corrupt: a BM25 model does not hold its "
                                 f"passages; run `rulings build`")
     if len(record_words.records) != manifest["records"]:
-        raise CorruptIndexError(f"index at {path} is corrupt: words/ holds {len(record_words.records)} "
+        raise CorruptIndexError(f"index at {path} is corrupt: words.json holds {len(record_words.records)} "
                                 f"records, not {manifest['records']}; run `rulings build`")
     return VectorIndex(path, manifest, passages, vectors, faiss_index, bm25, record_words)
 
@@ -403,5 +409,5 @@ def _load_bm25(path: Path, kinds) -> dict:
     import bm25s
 
     logging.getLogger("bm25s").setLevel(logging.WARNING)
-    return {kind: bm25s.BM25.load(str(path / f"bm25-{kind}"), show_progress=False)
+    return {kind: bm25s.BM25.load(str(path), show_progress=False, **_bm25_names(kind))
             for kind in kinds}
