@@ -298,3 +298,20 @@ def test_saved_record_words_give_the_vocabulary_of_the_texts(generated_search, w
         assert (got.covered, got.distinct, got.unknown) == expected, text
         covered += got.covered > 0
     assert covered > 10
+
+
+def test_best_rules_of_a_signal_equal_sorting_them_all():
+    """candidates() takes each signal's best rules without sorting all: same rules, same order,
+    ties (many at the cut) broken by id."""
+    from indexer.search import _best
+
+    rnd = random.Random(18)
+    many_ties = 0
+    for _ in range(2000):
+        scores = {f"fh-{rnd.randrange(10**6)}": rnd.choice([0.25, 0.5, 0.75, rnd.random()])
+                  for _ in range(rnd.choice([0, 3, 31, 33, 400]))}
+        n = rnd.choice([1, 8, 10])
+        expected = sorted(scores, key=lambda r: (-scores[r], r))[:n]
+        assert _best(scores, n) == expected
+        many_ties += len(scores) > 32 and len({scores[r] for r in expected}) < len(expected)
+    assert many_ties > 100
