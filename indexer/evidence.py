@@ -93,7 +93,8 @@ class RuleVocabulary:
     def __init__(self, archive: Archive, canonical: dict[str, str], *, with_keys: bool = True,
                  saved: RecordWords | None = None):
         """`saved`: the index's record words, if they are those of `archive`'s records."""
-        if saved is None or saved.records != list(archive.records):
+        if saved is None or len(saved.records) != len(archive.records) \
+                or not archive.records.keys() >= set(saved.records):
             saved = RecordWords.from_archive(archive)
         self._rules = list(dict.fromkeys(canonical[rid] for rid in saved.records))
         self._rule_number = {rule: i for i, rule in enumerate(self._rules)}
@@ -110,7 +111,9 @@ class RuleVocabulary:
                 indptr, ids = saved.arrays[f"{part}-{lang}-indptr"], saved.arrays[f"{part}-{lang}-ids"]
                 pairs.append(np.repeat(record_rule, np.diff(indptr)) * len(words) + ids)
             # A rule's words: the union of its records' (linked editions are one rule).
-            pairs = np.unique(np.concatenate(pairs)) if pairs else np.zeros(0, dtype=np.int64)
+            pairs = np.sort(np.concatenate(pairs))
+            if len(pairs):   # a sort and a mask: np.unique's hashing is slower here
+                pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]
             rule_of, word_of = np.divmod(pairs, max(len(words), 1))
             indptr = np.searchsorted(rule_of, np.arange(n + 1))
             self._rule_words[lang] = (indptr, word_of)
