@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -89,17 +89,60 @@ class Signals:
 Candidate = tuple[str, dict[str, float]]
 
 
-def _best(scores: dict[str, float], n: int) -> list[str]:
+class RuleScores(Mapping[str, float]):
+    """A read-only {rule: score} over numpy arrays: a BM25 signal scores tens of thousands of
+    rules at scale, and a question reads only its best few and the candidates' scores, so no
+    dict of them all is built. Iterates in the order the rules first occur among the rows."""
+
+    def __init__(self, names: list[str], number: dict[str, int], rules: np.ndarray,
+                 values: np.ndarray, order: np.ndarray):
+        # `rules` sorted (for lookups), `values` theirs, `order` the positions in row order.
+        self._names, self._number = names, number
+        self._rules, self._values, self._order = rules, values, order
+
+    def __getitem__(self, rule: str) -> float:
+        ix = self._number.get(rule)
+        pos = int(np.searchsorted(self._rules, ix)) if ix is not None else len(self._rules)
+        if pos == len(self._rules) or self._rules[pos] != ix:
+            raise KeyError(rule)
+        return float(self._values[pos])
+
+    def __iter__(self):
+        return iter([self._names[i] for i in self._rules[self._order].tolist()])
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def top(self) -> float | None:
+        """The highest score, None when there is none."""
+        return float(self._values.max()) if len(self._values) else None
+
+    def best(self, n: int) -> list[str]:
+        """See `_best`."""
+        values = self._values
+        if len(values) <= n:
+            kept = range(len(values))
+        else:
+            # Every rule scoring at least the n-th best: ties at the cut are all kept, then sorted.
+            cut = np.partition(values, len(values) - n)[len(values) - n]
+            kept = np.flatnonzero(values >= cut).tolist()
+        rules = self._rules
+        return [name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]]
+
+
+def _best(scores: Mapping[str, float], n: int) -> list[str]:
     """The n best rules by score, ties by id: ``sorted(scores, key=(-score, id))[:n]``, without
     sorting (or calling a key function for) every rule of a signal."""
-    if len(scores) <= 4 * n:
-        return sorted(scores, key=lambda r: (-scores[r], r))[:n]
-    values = np.fromiter(scores.values(), dtype=np.float64, count=len(scores))
-    # Every rule scoring at least the n-th best value: ties at the cut are all kept, then sorted.
-    cut = np.partition(values, len(values) - n)[len(values) - n]
-    names = list(scores)
-    kept = [(-values[i], names[i]) for i in np.flatnonzero(values >= cut).tolist()]
-    return [name for _, name in sorted(kept)[:n]]
+    if isinstance(scores, RuleScores):
+        return scores.best(n)
+    return sorted(scores, key=lambda r: (-scores[r], r))[:n]
+
+
+def _top(scores: Mapping[str, float]) -> float:
+    """The highest score of a signal, 0.0 when it scores nothing."""
+    if isinstance(scores, RuleScores):
+        return scores.top() or 0.0
+    return max(scores.values(), default=0.0)
 
 
 def _saved_calibration() -> Calibration:
@@ -142,8 +185,8 @@ class Searcher:
         # Rules as integers, so a signal groups its rows per rule with numpy, not a Python
         # loop over every row (a flat index returns every row).
         self._rules = sorted(set(self._row_rule))
-        number = {rule: i for i, rule in enumerate(self._rules)}
-        self._row_rule_ix = np.array([number[r] for r in self._row_rule], dtype=np.int64)
+        self._rule_number = {rule: i for i, rule in enumerate(self._rules)}
+        self._row_rule_ix = np.array([self._rule_number[r] for r in self._row_rule], dtype=np.int64)
         self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
         # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
         self._keyless = frozenset(self._row_rule) - {
@@ -207,7 +250,8 @@ class Searcher:
                 self._allowed_masks[allowed] = mask
         return mask
 
-    def _by_rule(self, rule_ix: np.ndarray, scores: np.ndarray, *, first: bool) -> dict[str, float]:
+    def _by_rule(self, rule_ix: np.ndarray, scores: np.ndarray, *,
+                 first: bool) -> Mapping[str, float]:
         """One score per rule from per-row scores: the first row's (rows best first) or the
         highest; keyed in the order each rule first occurs, as a loop over the rows would."""
         if not len(rule_ix):
@@ -220,6 +264,9 @@ class Searcher:
             np.maximum.at(best, rule_ix, scores)
             values = best[uniq]
         order = np.argsort(first_row, kind="stable")
+        if not first:
+            # The highest per rule: a BM25 signal, the one that scores most of the rules.
+            return RuleScores(self._rules, self._rule_number, uniq, values, order)
         names = self._rules
         return dict(zip([names[i] for i in uniq[order].tolist()], values[order].tolist()))
 
@@ -295,10 +342,10 @@ class Searcher:
         pool = list(dict.fromkeys(pool))
         if not pool:
             return []
-        top_text = max(sig.dense.values(), default=0.0)
-        top_keys = max(sig.dense_keys.values(), default=0.0)
-        top_bm25 = max(sig.bm25.values(), default=0.0) or 1.0
-        top_bm25_keys = max(sig.bm25_keys.values(), default=0.0) or 1.0
+        top_text = _top(sig.dense)
+        top_keys = _top(sig.dense_keys)
+        top_bm25 = _top(sig.bm25) or 1.0
+        top_bm25_keys = _top(sig.bm25_keys) or 1.0
         weights = self.vocabulary.question_words(q.tokens, q.lang)
         cited = (self.cited_by_computation(q.body, q.lang, q.game)
                  if self.cited_by_computation else frozenset())

@@ -164,8 +164,8 @@ def generated_search(tmp_path_factory):
 
 @pytest.mark.parametrize("use_keys", [True, False])
 def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
-    from indexer.search import Searcher
     from indexer.scoring import Calibration
+    from indexer.search import Searcher, _best, _top
     from tests.fakes import FakeEmbedder
 
     archive, index, asked = generated_search
@@ -183,6 +183,10 @@ def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
             assert [list(d.items()) for d in lexical] == \
                 [list(d.items()) for d in _reference_lexical(searcher, q, allowed)], text
             nonempty_lexical += bool(lexical[0])
+            for scores in lexical:    # the arrays' best few and top, as sorting a dict would
+                plain = dict(scores.items())
+                assert _best(scores, 8) == sorted(plain, key=lambda r: (-plain[r], r))[:8]
+                assert _top(scores) == max(plain.values(), default=0.0)
     # Not vacuous: the questions do find rulings by their words.
     assert nonempty_lexical > len(asked)
 
