@@ -18,8 +18,9 @@ game, and linked editions are one candidate, shown in the asker's edition when t
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable
 
 import numpy as np
 
