@@ -6,7 +6,10 @@ Each ruling is indexed as one text passage per language and one "ask" passage pe
 The folder holds ``index.faiss``, ``vectors.npy`` (kept so an update re-embeds only changed
 records), ``passages.json`` (which record, language and kind each row is) and ``manifest.json``
 (model, backend, dimension, counts, build time, index type, a content hash per record and for
-the archive, and a checksum of every file). A build writes a temporary sibling folder and renames
+the archive, and a checksum of every file), and the BM25 models of the texts and of the search
+keys (``bm25-text.*``, ``bm25-ask.*``, bm25s' own files) and each record's stemmed words per
+language (``words.json``, ``words.npz``, for the coverage features), so a start loads them instead of tokenizing
+the whole archive again. A build writes a temporary sibling folder and renames
 it into place, so an interrupted build leaves the previous index intact.
 """
 from __future__ import annotations
@@ -18,7 +21,8 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -31,8 +35,17 @@ from indexer.embedder import PASSAGE_PREFIX, QUERY_PREFIX, Embedder
 log = logging.getLogger(__name__)
 
 DEFAULT_INDEX = REPO_ROOT / "index"
-FORMAT_VERSION = 2   # 2: search keys indexed as passages of kind "ask"
-FILES = ("index.faiss", "vectors.npy", "passages.json")
+FORMAT_VERSION = 3   # 2: search keys indexed as passages of kind "ask"; 3: BM25 models and
+#                      the records' words (indexer.evidence.RecordWords) saved
+FILES = ("index.faiss", "vectors.npy", "passages.json", "words.json", "words.npz")
+# Formats whose vectors a build reuses: format 3 only added the BM25 models.
+VECTOR_FORMATS = (2, 3)
+# The BM25 models, one per passage kind with any passages (bm25s cannot index nothing).
+BM25_KINDS = ("text", "ask")
+# bm25s' file parameters (save / load) and their names, prefixed by kind in the flat folder.
+BM25_FILES = {"data_name": "data.csc.index.npy", "indices_name": "indices.csc.index.npy",
+              "indptr_name": "indptr.csc.index.npy", "vocab_name": "vocab.index.json",
+              "params_name": "params.index.json"}
 # Below this many vectors exact search is both exact and fast enough (a 50k x 384 scan is a
 # few ms); above it an IVF index. Measured by `make bench` on clustered 384-d vectors: at 1M,
 # IVF (nlist 3968, nprobe 16) searches in ~1.4 ms at recall@10 1.0, builds in ~2.5 min and
@@ -90,6 +103,43 @@ def record_passages(rec: Ruling) -> list[tuple[Passage, str]]:
 def passage_prefix(passage: Passage) -> str:
     # A key is a question: embedded like the questions it is matched with.
     return QUERY_PREFIX if passage.kind == "ask" else PASSAGE_PREFIX
+
+
+def bm25_rows(passages: list[Passage], kind: str) -> list[int]:
+    """The index rows of one passage kind: the documents of that kind's BM25 model, in order."""
+    return [i for i, p in enumerate(passages) if p.kind == kind]
+
+
+def passage_content(archive: Archive, passage: Passage) -> str:
+    """The text of a passage as BM25 reads it: the ruling in its language, or the key."""
+    rec = archive.records[passage.record]
+    if passage.kind == "ask":
+        return rec.asks[passage.lang][passage.n]
+    return passage_text(rec, passage.lang)
+
+
+def build_bm25(archive: Archive, passages: list[Passage], kind: str):
+    """The BM25 model (bm25s) over the passages of one kind, each tokenized in its language."""
+    import bm25s
+
+    from indexer.text import tokenize
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
+    corpus = [tokenize(passage_content(archive, passages[i]), passages[i].lang)
+              for i in bm25_rows(passages, kind)]
+    bm25 = bm25s.BM25()
+    if corpus:
+        bm25.index(corpus, show_progress=False)
+    return bm25
+
+
+def bm25_files(kinds) -> list[str]:
+    """The files of the saved BM25 models, as named in the manifest's checksums."""
+    return [f"bm25-{kind}.{name}" for kind in kinds for name in BM25_FILES.values()]
+
+
+def _bm25_names(kind: str) -> dict[str, str]:
+    return {param: f"bm25-{kind}.{name}" for param, name in BM25_FILES.items()}
 
 
 def record_hash(rec: Ruling) -> str:
@@ -154,6 +204,11 @@ class VectorIndex:
     passages: list[Passage]
     vectors: np.ndarray
     faiss_index: object
+    # Passage kind -> its BM25 model, as built or loaded with the folder; a kind missing here
+    # is built by the searcher.
+    bm25: dict = field(default_factory=dict)
+    # The records' words (indexer.evidence.RecordWords), or None: the searcher tokenizes.
+    record_words: object = None
 
     def search(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(k, len(self.passages))
@@ -200,6 +255,11 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
         after_embed()
     index_type = choose_index_type(len(vectors))
     faiss_index = make_faiss_index(vectors, index_type)
+    bm25 = {kind: build_bm25(archive, passages, kind) for kind in BM25_KINDS
+            if bm25_rows(passages, kind)}
+    from indexer.evidence import RecordWords
+
+    record_words = RecordWords.from_archive(archive)
     manifest = {
         "format": FORMAT_VERSION,
         "model": embedder.name,
@@ -213,11 +273,12 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "archive_hash": archive_hash(hashes),
         "record_hashes": hashes,
+        "bm25": sorted(bm25),
     }
-    _write_folder(out_dir, manifest, passages, vectors, faiss_index)
+    _write_folder(out_dir, manifest, passages, vectors, faiss_index, bm25, record_words)
     stats = {"records": len(hashes), "passages": len(passages), "changed_records": len(changed),
              "embedded_passages": len(todo), "reused_passages": len(reuse)}
-    return VectorIndex(out_dir, manifest, passages, vectors, faiss_index), stats
+    return VectorIndex(out_dir, manifest, passages, vectors, faiss_index, bm25, record_words), stats
 
 
 def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarray]:
@@ -235,7 +296,7 @@ def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarr
         hashes = manifest["record_hashes"]
         if len(rows) != len(vectors):
             return {}
-        if manifest.get("format") != FORMAT_VERSION:
+        if manifest.get("format") not in VECTOR_FORMATS:
             return {}
         return {(r["record"], r["lang"], r.get("kind", "text"), r.get("n", 0), hashes[r["record"]]):
                 vectors[i] for i, r in enumerate(rows)}
@@ -244,7 +305,7 @@ def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarr
 
 
 def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vectors: np.ndarray,
-                  faiss_index) -> None:
+                  faiss_index, bm25: dict, record_words) -> None:
     import faiss
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -255,7 +316,11 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
         (tmp / "passages.json").write_text(json.dumps(
             [{"record": p.record, "lang": p.lang, "kind": p.kind, "n": p.n} for p in passages],
             ensure_ascii=False))
-        manifest = dict(manifest, files={name: _sha256(tmp / name) for name in FILES})
+        record_words.save(tmp, "words")
+        for kind, model in bm25.items():
+            model.save(str(tmp), show_progress=False, **_bm25_names(kind))
+        manifest = dict(manifest, files={name: _sha256(tmp / name)
+                                         for name in (*FILES, *bm25_files(bm25))})
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
         # Swap: the old folder is moved aside first, so at every instant one complete index
         # exists under out_dir or its backup name.
@@ -292,7 +357,7 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         if manifest.get("format") != FORMAT_VERSION:
             raise CorruptIndexError(f"index at {path} has format {manifest.get('format')!r}, "
                                     f"expected {FORMAT_VERSION}; run `rulings build`")
-        for name in FILES:
+        for name in (*FILES, *bm25_files(manifest.get("bm25", ()))):
             file = path / name
             if not file.exists():
                 raise CorruptIndexError(f"index at {path} is corrupt: {name} is missing; run `rulings build`")
@@ -302,11 +367,17 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         rows = json.loads((path / "passages.json").read_text())
         passages = [Passage(r["record"], r["lang"], r.get("kind", "text"), r.get("n", 0))
                     for r in rows]
-        vectors = np.load(path / "vectors.npy")
+        # Mapped, not read: FAISS holds its own copy for searching, and these are read only by
+        # an update (a second copy of every vector in memory otherwise: 0.6 GB at 100k rulings).
+        vectors = np.load(path / "vectors.npy", mmap_mode="r")
         faiss_index = faiss.read_index(str(path / "index.faiss"))
+        bm25 = _load_bm25(path, manifest.get("bm25", ()))
+        from indexer.evidence import RecordWords
+
+        record_words = RecordWords.load(path, "words")
     except IndexError_:
         raise
-    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError, zipfile.BadZipFile) as exc:
         raise CorruptIndexError(f"index at {path} is corrupt ({type(exc).__name__}: "
                                 f"{str(exc).splitlines()[0] if str(exc) else ''}); run `rulings build`") from None
     if not (faiss_index.ntotal == len(passages) == len(vectors) == manifest["passages"]) \
@@ -325,4 +396,18 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         if current != manifest["archive_hash"]:
             raise StaleIndexError(f"index at {path} is stale: the archive changed since it was built "
                                   f"({manifest['built_at']}); run `rulings build`")
-    return VectorIndex(path, manifest, passages, vectors, faiss_index)
+    if any(bm25[kind].scores["num_docs"] != len(bm25_rows(passages, kind)) for kind in bm25):
+        raise CorruptIndexError(f"index at {path} is corrupt: a BM25 model does not hold its "
+                                f"passages; run `rulings build`")
+    if len(record_words.records) != manifest["records"]:
+        raise CorruptIndexError(f"index at {path} is corrupt: words.json holds {len(record_words.records)} "
+                                f"records, not {manifest['records']}; run `rulings build`")
+    return VectorIndex(path, manifest, passages, vectors, faiss_index, bm25, record_words)
+
+
+def _load_bm25(path: Path, kinds) -> dict:
+    import bm25s
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    return {kind: bm25s.BM25.load(str(path), show_progress=False, **_bm25_names(kind))
+            for kind in kinds}

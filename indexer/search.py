@@ -18,6 +18,7 @@ game, and linked editions are one candidate, shown in the asker's edition when t
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -26,10 +27,10 @@ import numpy as np
 from indexer.archive import LANGUAGES, Archive
 from indexer.embedder import Embedder, encode_queries
 from indexer.evidence import RuleVocabulary
-from indexer.index import VectorIndex, passage_text
+from indexer.index import VectorIndex, bm25_rows, build_bm25
 from indexer.question import Question, QuestionReader
 from indexer.scoring import Calibration, CalibrationError, load_calibration
-from indexer.text import fold, tokenize
+from indexer.text import fold
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,62 @@ class Signals:
 Candidate = tuple[str, dict[str, float]]
 
 
+class RuleScores(Mapping[str, float]):
+    """A read-only {rule: score} over numpy arrays: a BM25 signal scores tens of thousands of
+    rules at scale, and a question reads only its best few and the candidates' scores, so no
+    dict of them all is built. Iterates in the order the rules first occur among the rows."""
+
+    def __init__(self, names: list[str], number: dict[str, int], rules: np.ndarray,
+                 values: np.ndarray, order: np.ndarray):
+        # `rules` sorted (for lookups), `values` theirs, `order` the positions in row order.
+        self._names, self._number = names, number
+        self._rules, self._values, self._order = rules, values, order
+
+    def __getitem__(self, rule: str) -> float:
+        ix = self._number.get(rule)
+        pos = int(np.searchsorted(self._rules, ix)) if ix is not None else len(self._rules)
+        if pos == len(self._rules) or self._rules[pos] != ix:
+            raise KeyError(rule)
+        return float(self._values[pos])
+
+    def __iter__(self):
+        return iter([self._names[i] for i in self._rules[self._order].tolist()])
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def top(self) -> float | None:
+        """The highest score, None when there is none."""
+        return float(self._values.max()) if len(self._values) else None
+
+    def best(self, n: int) -> list[str]:
+        """See `_best`."""
+        values = self._values
+        if len(values) <= n:
+            kept = range(len(values))
+        else:
+            # Every rule scoring at least the n-th best: ties at the cut are all kept, then sorted.
+            cut = np.partition(values, len(values) - n)[len(values) - n]
+            kept = np.flatnonzero(values >= cut).tolist()
+        rules = self._rules
+        return [name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]]
+
+
+def _best(scores: Mapping[str, float], n: int) -> list[str]:
+    """The n best rules by score, ties by id: ``sorted(scores, key=(-score, id))[:n]``, without
+    sorting (or calling a key function for) every rule of a signal."""
+    if isinstance(scores, RuleScores):
+        return scores.best(n)
+    return sorted(scores, key=lambda r: (-scores[r], r))[:n]
+
+
+def _top(scores: Mapping[str, float]) -> float:
+    """The highest score of a signal, 0.0 when it scores nothing."""
+    if isinstance(scores, RuleScores):
+        return scores.top() or 0.0
+    return max(scores.values(), default=0.0)
+
+
 def _saved_calibration() -> Calibration:
     try:
         return load_calibration()
@@ -109,8 +166,6 @@ class Searcher:
         """`use_keys=False` ignores the search keys (the bench's ablation);
         `cited_by_computation(text, lang, game)` names the rulings a computation of the
         question cites (the service passes the rules checker's; without it, none)."""
-        import bm25s
-
         self.archive = archive
         self.index = index
         self.embedder = embedder
@@ -127,24 +182,30 @@ class Searcher:
         # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
         self._row_rule = [self._canonical[p.record] for p in index.passages]
-        self._row_is_key = np.array([p.kind == "ask" for p in index.passages])
+        self._row_is_key = np.array([p.kind == "ask" for p in index.passages], dtype=bool)
+        # Rules as integers, so a signal groups its rows per rule with numpy, not a Python
+        # loop over every row (a flat index returns every row).
+        self._rules = sorted(set(self._row_rule))
+        self._rule_number = {rule: i for i, rule in enumerate(self._rules)}
+        self._row_rule_ix = np.array([self._rule_number[r] for r in self._row_rule], dtype=np.int64)
+        self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
         # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
         self._keyless = frozenset(self._row_rule) - {
             rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
         self.use_keys = use_keys
         self.cited_by_computation = cited_by_computation
-        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs each build at DEBUG
+        # The BM25 models are saved with the index (tokenizing every passage is most of a start
+        # at scale); one missing there (an index built in memory) is built here.
         self._bm25 = {}
         for kind in ("text", "ask"):
-            rows = [i for i, p in enumerate(index.passages)
-                    if p.kind == kind and (use_keys or kind == "text")]
-            corpus = [tokenize(self._passage_content(index.passages[i]), index.passages[i].lang)
-                      for i in rows]
-            bm25 = bm25s.BM25()
-            if rows:
-                bm25.index(corpus, show_progress=False)
-            self._bm25[kind] = (bm25, [self._row_rule[i] for i in rows])
-        self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys)
+            rows = np.array(bm25_rows(index.passages, kind) if use_keys or kind == "text" else [],
+                            dtype=np.int64)
+            bm25 = index.bm25.get(kind) if len(rows) else None
+            if bm25 is None:
+                bm25 = build_bm25(archive, index.passages, kind) if len(rows) else None
+            self._bm25[kind] = (bm25, self._row_rule_ix[rows])
+        self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys,
+                                         saved=index.record_words)
         # Each rule's card names, folded: a card named in a question is evidence that the
         # ruling answers it only when the question is about that card (see `card_about`).
         self._card_names: dict[str, set[str]] = {}
@@ -160,12 +221,7 @@ class Searcher:
         # another game's ruling (a FAQ example about Catan) answers only questions naming it.
         self._implied = frozenset().union(*(self._of_game[g.id] for g in archive.games.values()
                                             if g.implied))
-
-    def _passage_content(self, passage) -> str:
-        rec = self.archive.records[passage.record]
-        if passage.kind == "ask":
-            return rec.asks[passage.lang][passage.n]
-        return passage_text(rec, passage.lang)
+        self._of_games: dict[frozenset[str], frozenset[str]] = {}
 
     # -- the stages ------------------------------------------------------------------------
     def analyse(self, question: str, *, game: str | None = None,
@@ -179,8 +235,41 @@ class Searcher:
         if q.game is not None:
             return self._of_game.get(q.game, frozenset())
         if q.games_named:
-            return frozenset().union(*(self._of_game[g] for g in q.games_named))
+            # Kept: the same set object for the same games, so its mask is found, not rebuilt.
+            key = frozenset(q.games_named)
+            if key not in self._of_games:
+                self._of_games[key] = frozenset().union(*(self._of_game[g] for g in key))
+            return self._of_games[key]
         return self._implied
+
+    def _allowed_mask(self, allowed: frozenset[str]) -> np.ndarray:
+        """`allowed` as a boolean array over the rule numbers (cached: a few sets recur)."""
+        mask = self._allowed_masks.get(allowed)
+        if mask is None:
+            mask = np.fromiter((r in allowed for r in self._rules), dtype=bool, count=len(self._rules))
+            if len(self._allowed_masks) < 64:
+                self._allowed_masks[allowed] = mask
+        return mask
+
+    def _by_rule(self, rule_ix: np.ndarray, scores: np.ndarray, *,
+                 first: bool) -> Mapping[str, float]:
+        """One score per rule from per-row scores: the first row's (rows best first) or the
+        highest; keyed in the order each rule first occurs, as a loop over the rows would."""
+        if not len(rule_ix):
+            return {}
+        uniq, first_row = np.unique(rule_ix, return_index=True)
+        if first:
+            values = scores[first_row]
+        else:
+            best = np.zeros(len(self._rules), dtype=scores.dtype)
+            np.maximum.at(best, rule_ix, scores)
+            values = best[uniq]
+        order = np.argsort(first_row, kind="stable")
+        if not first:
+            # The highest per rule: a BM25 signal, the one that scores most of the rules.
+            return RuleScores(self._rules, self._rule_number, uniq, values, order)
+        names = self._rules
+        return dict(zip([names[i] for i in uniq[order].tolist()], values[order].tolist()))
 
     def dense(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], ...]:
         """Per rule, from one embedding of the question: the best cosine over its texts, the
@@ -192,22 +281,22 @@ class Searcher:
         # into a full scan).
         exact = self.index.manifest.get("index_type", "flat") == "flat"
         scores, rows = self.index.search(qvec, len(self._row_rule) if exact else DENSE_CANDIDATES)
-        text: dict[str, float] = {}
-        keys: dict[str, float] = {}
+        rows, scores = rows[0], scores[0]
+        found = rows >= 0
+        rows, scores = rows[found], scores[found]
+        rule = self._row_rule_ix[rows]
+        is_key = self._row_is_key[rows]
+        keep = self._allowed_mask(allowed)[rule]
+        if not self.use_keys:
+            keep &= ~is_key
+        text_rows = keep & ~is_key
+        key_rows = np.flatnonzero(keep & is_key)
+        text = self._by_rule(rule[text_rows], scores[text_rows], first=True)
+        keys = self._by_rule(rule[key_rows], scores[key_rows], first=True)
         votes: dict[str, float] = {}
-        seen_keys = 0
-        for score, row in zip(scores[0], rows[0]):   # best first
-            if row < 0:
-                continue
-            rid = self._row_rule[row]
-            is_key = bool(self._row_is_key[row])
-            if rid not in allowed or (is_key and not self.use_keys):
-                continue
-            out = keys if is_key else text
-            out.setdefault(rid, float(score))
-            if is_key and seen_keys < KEY_NEIGHBOURS:
-                seen_keys += 1
-                votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+        for ix in rule[key_rows[:KEY_NEIGHBOURS]].tolist():
+            rid = self._rules[ix]
+            votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
         if self.use_keys:
             # A keyless rule is matched by its texts in both places: it is not outranked for
             # lacking keys no one has written yet (every record of the curated archive has some).
@@ -221,12 +310,12 @@ class Searcher:
         for kind in ("text", "ask"):
             bm25, rules = self._bm25[kind]
             out: dict[str, float] = {}
-            if q.tokens and rules:
+            if q.tokens and len(rules):
                 scores = bm25.get_scores(q.tokens)
-                for row in np.nonzero(scores > 0)[0]:
-                    rid = rules[row]
-                    if rid in allowed and scores[row] > out.get(rid, 0.0):
-                        out[rid] = float(scores[row])
+                rows = np.flatnonzero(scores > 0)
+                rule = rules[rows]
+                keep = self._allowed_mask(allowed)[rule]
+                out = self._by_rule(rule[keep], scores[rows[keep]], first=False)
             found.append(out)
         return found[0], found[1]
 
@@ -250,14 +339,14 @@ class Searcher:
         """The best few rules of each signal, each with the features the reranker weighs."""
         pool: list[str] = []
         for scores in sig.all():
-            pool += sorted(scores, key=lambda r: (-scores[r], r))[:CANDIDATES_PER_SIGNAL]
+            pool += _best(scores, CANDIDATES_PER_SIGNAL)
         pool = list(dict.fromkeys(pool))
         if not pool:
             return []
-        top_text = max(sig.dense.values(), default=0.0)
-        top_keys = max(sig.dense_keys.values(), default=0.0)
-        top_bm25 = max(sig.bm25.values(), default=0.0) or 1.0
-        top_bm25_keys = max(sig.bm25_keys.values(), default=0.0) or 1.0
+        top_text = _top(sig.dense)
+        top_keys = _top(sig.dense_keys)
+        top_bm25 = _top(sig.bm25) or 1.0
+        top_bm25_keys = _top(sig.bm25_keys) or 1.0
         weights = self.vocabulary.question_words(q.tokens, q.lang)
         cited = (self.cited_by_computation(q.body, q.lang, q.game)
                  if self.cited_by_computation else frozenset())

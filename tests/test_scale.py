@@ -92,3 +92,230 @@ def test_the_name_index_scores_few_of_many_names():
                                           "when it stands next to a trap?"))
     assert total > 2000
     assert len(found) < total / 10
+
+
+# -- the search signals: numpy grouping equals the plain loop over every row ----------------
+
+def _reference_dense(searcher, q, allowed):
+    """Searcher.dense as a plain loop over the rows, best first (the code before numpy)."""
+    from indexer.embedder import encode_queries
+    from indexer.search import KEY_NEIGHBOURS
+
+    index = searcher.index
+    scores, rows = index.search(encode_queries(searcher.embedder, [q.body]), len(index.passages))
+    text, keys, votes, seen = {}, {}, {}, 0
+    for score, row in zip(scores[0], rows[0]):
+        passage = index.passages[row]
+        rid = searcher.archive.edition_group(passage.record)[0]
+        is_key = passage.kind == "ask"
+        if rid not in allowed or (is_key and not searcher.use_keys):
+            continue
+        (keys if is_key else text).setdefault(rid, float(score))
+        if is_key and seen < KEY_NEIGHBOURS:
+            seen += 1
+            votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+    if searcher.use_keys:
+        for rid in searcher._keyless.intersection(text):
+            keys.setdefault(rid, text[rid])
+    return text, keys, votes
+
+
+def _reference_lexical(searcher, q, allowed):
+    """Searcher.lexical as a plain loop over the rows BM25 scores above 0."""
+    import numpy as np
+
+    found = []
+    for kind in ("text", "ask"):
+        bm25 = searcher._bm25[kind][0]
+        rows = [i for i, p in enumerate(searcher.index.passages)
+                if p.kind == kind and (searcher.use_keys or kind == "text")]
+        out = {}
+        if q.tokens and rows:
+            scores = bm25.get_scores(q.tokens)
+            for row in np.nonzero(scores > 0)[0]:
+                rid = searcher.archive.edition_group(searcher.index.passages[rows[row]].record)[0]
+                if rid in allowed and scores[row] > out.get(rid, 0.0):
+                    out[rid] = float(scores[row])
+        found.append(out)
+    return tuple(found)
+
+
+@pytest.fixture(scope="module")
+def generated_search(tmp_path_factory):
+    """A generated archive of 1,500 rulings (some linked as editions), indexed with the fake
+    embedder, and its questions."""
+    from bench.askpath import questions, synthetic_archive
+    from indexer.index import build_index
+    from tests.fakes import FakeEmbedder
+
+    archive = synthetic_archive(1500, seed=11)
+    # Link pairs of records as editions of one rule, so grouping rows per rule is exercised
+    # across records too.
+    ids = list(archive.records)
+    for a, b in zip(ids[:200:2], ids[1:200:2]):
+        archive.records[a] = archive.records[a].model_copy(update={"related": [b]})
+        archive.records[b] = archive.records[b].model_copy(update={"related": [a]})
+    index, _ = build_index(archive, FakeEmbedder(), tmp_path_factory.mktemp("gen") / "index",
+                           show_progress=False)
+    asked = questions(archive, 120, seed=11)
+    asked += [f"{q} in gloomhaven and frosthaven" for q in asked[:20]]
+    return archive, index, asked
+
+
+@pytest.mark.parametrize("use_keys", [True, False])
+def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
+    from indexer.scoring import Calibration
+    from indexer.search import Searcher, _best, _top
+    from tests.fakes import FakeEmbedder
+
+    archive, index, asked = generated_search
+    searcher = Searcher(archive, index, FakeEmbedder(), Calibration.neutral(), use_keys=use_keys)
+    nonempty_lexical = 0
+    for text in asked:
+        for game in (None, "gloomhaven"):
+            q = searcher.analyse(text, game=game)
+            allowed = searcher.allowed(q)
+            dense = searcher.dense(q, allowed)
+            # Equal values and the same key order: nothing downstream can tell them apart.
+            assert [list(d.items()) for d in dense] == \
+                [list(d.items()) for d in _reference_dense(searcher, q, allowed)], text
+            lexical = searcher.lexical(q, allowed)
+            assert [list(d.items()) for d in lexical] == \
+                [list(d.items()) for d in _reference_lexical(searcher, q, allowed)], text
+            nonempty_lexical += bool(lexical[0])
+            for scores in lexical:    # the arrays' best few and top, as sorting a dict would
+                plain = dict(scores.items())
+                assert _best(scores, 8) == sorted(plain, key=lambda r: (-plain[r], r))[:8]
+                assert _top(scores) == max(plain.values(), default=0.0)
+    # Not vacuous: the questions do find rulings by their words.
+    assert nonempty_lexical > len(asked)
+
+
+# -- BM25 saved with the index: loaded, not rebuilt, and equal to a rebuild ------------------
+
+def test_saved_bm25_models_score_as_rebuilt_ones(generated_search):
+    import numpy as np
+
+    from indexer.index import BM25_KINDS, build_bm25, load_index
+    from indexer.search import Searcher
+    from indexer.scoring import Calibration
+    from indexer.text import tokenize
+    from tests.fakes import FakeEmbedder
+
+    archive, built, asked = generated_search
+    index = load_index(built.path, archive, FakeEmbedder.name, backend=FakeEmbedder.backend)
+    assert sorted(index.bm25) == sorted(BM25_KINDS)
+    searcher = Searcher(archive, index, FakeEmbedder(), Calibration.neutral())
+    assert all(searcher._bm25[kind][0] is index.bm25[kind] for kind in BM25_KINDS)
+    scored = 0
+    for kind in BM25_KINDS:
+        rebuilt = build_bm25(archive, index.passages, kind)
+        assert index.bm25[kind].vocab_dict == rebuilt.vocab_dict
+        for text in asked:
+            tokens = tokenize(text, "en")
+            saved, fresh = index.bm25[kind].get_scores(tokens), rebuilt.get_scores(tokens)
+            assert np.array_equal(saved, fresh), text
+            scored += bool(saved.any())
+    assert scored > len(asked)
+
+
+def test_a_damaged_or_missing_bm25_model_is_refused(generated_search, tmp_path):
+    import shutil
+
+    from indexer.index import CorruptIndexError, load_index
+
+    folder = tmp_path / "index"
+    shutil.copytree(generated_search[1].path, folder)
+    data = folder / "bm25-text.data.csc.index.npy"
+    data.write_bytes(data.read_bytes()[:-8])
+    with pytest.raises(CorruptIndexError, match=r"bm25-text\.data\.csc\.index\.npy does not match"):
+        load_index(folder)
+    (folder / "bm25-ask.vocab.index.json").unlink()
+    with pytest.raises(CorruptIndexError, match=r"bm25-ask\.vocab\.index\.json is missing"):
+        load_index(folder)
+
+
+# -- the rule vocabulary from saved word numbers equals word sets built from the texts --------
+
+def _reference_vocabulary(archive, canonical, with_keys):
+    """RuleVocabulary's word sets and IDF as first written: sets of words per rule and language."""
+    import math
+
+    from indexer.archive import LANGUAGES
+    from indexer.index import passage_text
+    from indexer.text import tokenize
+
+    words, groups = {}, {}
+    for rid, canon in canonical.items():
+        groups.setdefault(canon, []).append(rid)
+    for canon, members in groups.items():
+        words[canon] = {}
+        for lang in LANGUAGES:
+            found = set()
+            for rid in members:
+                rec = archive.records[rid]
+                found.update(tokenize(passage_text(rec, lang), lang))
+                for key in rec.asks.get(lang, ()) if with_keys else ():
+                    found.update(tokenize(key, lang))
+            words[canon][lang] = frozenset(found)
+    idf = {}
+    for lang in LANGUAGES:
+        df = {}
+        for per_lang in words.values():
+            for word in per_lang[lang]:
+                df[word] = df.get(word, 0) + 1
+        idf[lang] = {w: math.log((len(words) + 1) / (c + 0.5)) for w, c in df.items()}
+    return words, idf
+
+
+@pytest.mark.parametrize("with_keys", [True, False])
+def test_saved_record_words_give_the_vocabulary_of_the_texts(generated_search, with_keys):
+    from indexer.archive import LANGUAGES
+    from indexer.evidence import RuleVocabulary
+    from indexer.index import load_index
+    from tests.fakes import FakeEmbedder
+
+    archive, built, asked = generated_search
+    index = load_index(built.path, archive, FakeEmbedder.name)
+    canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
+    vocabulary = RuleVocabulary(archive, canonical, with_keys=with_keys, saved=index.record_words)
+    words, idf = _reference_vocabulary(archive, canonical, with_keys)
+    assert vocabulary.idf == idf
+    rules = sorted(words)
+    for rule in rules[:300:7] + rules[:200:2]:      # linked editions are among the first 200
+        for lang in LANGUAGES:
+            assert vocabulary.words_of(rule, lang) == words[rule][lang], (rule, lang)
+    assert any(len(archive.edition_group(r)) > 1 for r in rules[:200])
+    # Coverage as first written, over the reference word sets.
+    from indexer.text import tokenize
+    covered = 0
+    for n, text in enumerate(asked):
+        lang = LANGUAGES[n % len(LANGUAGES)]
+        weights = vocabulary.question_words(tokenize(text, lang), lang)
+        rule, rival = rules[n % len(rules)], rules[(n * 7 + 1) % len(rules)]
+        total = sum(weights.values())
+        mine, theirs = words[rule][lang], words[rival][lang]
+        expected = (sum(w for t, w in weights.items() if t in mine) / total,
+                    sum(w for t, w in weights.items() if t in mine and t not in theirs) / total,
+                    sum(w for t, w in weights.items() if t not in idf[lang]) / total)
+        got = vocabulary.coverage(weights, lang, rule, rival)
+        assert (got.covered, got.distinct, got.unknown) == expected, text
+        covered += got.covered > 0
+    assert covered > 10
+
+
+def test_best_rules_of_a_signal_equal_sorting_them_all():
+    """candidates() takes each signal's best rules without sorting all: same rules, same order,
+    ties (many at the cut) broken by id."""
+    from indexer.search import _best
+
+    rnd = random.Random(18)
+    many_ties = 0
+    for _ in range(2000):
+        scores = {f"fh-{rnd.randrange(10**6)}": rnd.choice([0.25, 0.5, 0.75, rnd.random()])
+                  for _ in range(rnd.choice([0, 3, 31, 33, 400]))}
+        n = rnd.choice([1, 8, 10])
+        expected = sorted(scores, key=lambda r: (-scores[r], r))[:n]
+        assert _best(scores, n) == expected
+        many_ties += len(scores) > 32 and len({scores[r] for r in expected}) < len(expected)
+    assert many_ties > 100
