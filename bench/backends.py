@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import DEV_SET, log, percentiles
+from bench.common import DEV_SET, REPO, log, percentiles
 
 OUTSIDE_SET = DEV_SET.with_name("dev-outside.yaml")
 BACKENDS = ("torch", "onnx", "onnx-int8")
@@ -134,7 +134,12 @@ def run_backends(archive=None, model: str | None = None) -> dict:
     embedders = {b: load_embedder(model, b) for b in BACKENDS}
     questions = [q.q for q in load_questions(DEV_SET)]
     passages = [passage_text(rec, lang) for rec in archive.records.values() for lang in rec.languages()]
-    result: dict = {"model": model, "cores": os.cpu_count(), "load_average_at_start": os.getloadavg()[0]}
+    # The model as the report names it: a folder inside the repository by its relative path (a
+    # report is committed; this machine's absolute paths do not belong in it).
+    shown = Path(model)
+    shown = str(shown.resolve().relative_to(REPO)) if shown.is_absolute() and \
+        shown.resolve().is_relative_to(REPO) else str(model)
+    result: dict = {"model": shown, "cores": os.cpu_count(), "load_average_at_start": os.getloadavg()[0]}
     result["question_ms"] = question_latency(timed_variants(embedders, model), questions)
     log("backends: " + ", ".join(f"{n} p50 {p['p50']} ms" for n, p in result["question_ms"].items()))
     result["cosine_to_torch"] = cosines_to_torch(embedders, questions, passages)
