@@ -11,8 +11,8 @@ import copy
 from typing import Any
 
 from service.i18n import N_, _, ngettext
-from service.presentation import (CHECK_LABELS, citation_label, context_label, display_title, kind_label,
-                                  language_name, translation_label)
+from service.presentation import (CHECK_LABELS, citation_label, context_label, display_title,
+                                  kind_label, language_name, translation_label)
 
 ELLIPSIS = "…"
 # https://discord.com/developers/docs/resources/message#embed-object-embed-limits
