@@ -24,7 +24,7 @@ from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, bui
 from indexer.question import QuestionReader
 from indexer.search import OTHER_GAME, Searcher, SearchResult
 from service.api_models import DEFAULT_K, DEFAULT_LIMIT
-from service.computed import computed_answer
+from service.computed import cited_by_computation, computed_answer
 from service.presentation import reason_label, ruling_view
 from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
 
@@ -58,7 +58,6 @@ def open_searcher(catalogue: Catalogue, settings: Settings,
             raise
         log.warning("index missing or stale: rebuilding as told")
         index, _ = build_index(archive, embedder, settings.index_dir, show_progress=False)
-    from service.computed import cited_by_computation
     return Searcher(archive, index, embedder, reader=QuestionReader(archive, catalogue.cards),
                     cited_by_computation=cited_by_computation)
 
