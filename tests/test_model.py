@@ -117,10 +117,35 @@ def test_onnx_tokenizer_matches_sentence_transformers(st_model, onnx_model_dir: 
     """Same ids as sentence-transformers' tokenizer, truncation at 512 tokens included."""
     embedder = _onnx(onnx_model_dir, False)
     long_text = " ".join(["Frosthaven"] + SENTENCES * 60)
-    for text in [*SENTENCES, "  spaces around  ", long_text]:
-        theirs = st_model.tokenizer(text, truncation=True, max_length=st_model.max_seq_length)["input_ids"]
-        assert embedder._tokenizer.encode(text).ids == theirs, text[:60]
-    assert len(embedder._tokenizer.encode(long_text).ids) == 512
+    edges = ["  spaces around  ", "ends with a space ", " ", "", "tab\tand\nnewline\n",
+             "a \u200b", "no\u00a0break", "<mask> and <s> written out", "x</s>y <pad><unk>",
+             "🎲 dice", "ｆｕｌｌ　ｗｉｄｔｈ"]
+    for text in [*SENTENCES, *edges, long_text]:
+        for prefix in ("", "query: ", "passage: "):
+            theirs = st_model.tokenizer(prefix + text, truncation=True,
+                                        max_length=st_model.max_seq_length)["input_ids"]
+            assert embedder._tokenizer.ids(prefix + text) == theirs, (prefix + text)[:60]
+    assert len(embedder._tokenizer.ids(long_text)) == 512
+
+
+def test_onnx_tokenizer_matches_on_every_archive_text_and_question(st_model, onnx_model_dir: Path,
+                                                                   archive) -> None:
+    """The SentencePiece twin gives tokenizers' ids for every text the index embeds (ruling,
+    translation, title, search key) and every question of the question sets."""
+    from indexer.archive import REPO_ROOT
+    from indexer.evaluate import load_questions
+    from service.cli import DEFAULT_QUESTION_SETS
+
+    tokenizer = _onnx(onnx_model_dir, False)._tokenizer
+    texts = [q.q for path in DEFAULT_QUESTION_SETS for q in load_questions(REPO_ROOT / path)]
+    for rec in archive.records.values():
+        texts += [rec.text, rec.title or "", *(t.text for t in rec.translations.values()),
+                  *(key for keys in rec.asks.values() for key in keys)]
+    different = [t for t in texts for prefix in ("query: ", "passage: ")
+                 if tokenizer.ids(prefix + t) != st_model.tokenizer(
+                     prefix + t, truncation=True, max_length=st_model.max_seq_length)["input_ids"]]
+    assert len(texts) > 3000
+    assert different == []
 
 
 def test_onnx_export_skips_finished_graphs(onnx_model_dir: Path, caplog) -> None:

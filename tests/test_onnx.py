@@ -164,7 +164,8 @@ assert engine.searcher.embedder.backend == sys.argv[2], engine.searcher.embedder
 response = app.test_client().get("/v1/ask", query_string={"q": "How many cards can I hold in my hand?"})
 assert response.status_code == 200, response.get_json()
 assert response.get_json()["matches"], response.get_json()
-loaded = sorted(m for m in ("torch", "sentence_transformers", "transformers") if m in sys.modules)
+loaded = sorted(m for m in ("torch", "sentence_transformers", "transformers", "tokenizers")
+                if m in sys.modules)
 print("LOADED", loaded)
 """
 
@@ -172,7 +173,7 @@ print("LOADED", loaded)
 @pytest.mark.slow
 def test_serving_with_onnx_imports_no_torch(archive, embedder, index_dir, tmp_path):
     """A fresh process builds the app with an ONNX backend and answers an ask, never importing
-    torch, transformers or sentence-transformers."""
+    torch, transformers, sentence-transformers or tokenizers (SentencePiece tokenizes)."""
     from indexer.embedder import load_embedder, model_setting
     from indexer.index import build_index
 
@@ -186,3 +187,38 @@ def test_serving_with_onnx_imports_no_torch(archive, embedder, index_dir, tmp_pa
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "LOADED []" in run.stdout, run.stdout
+
+
+# -- the exported folder: graphs, SentencePiece tokenizer, word-embedding table ---------------
+def test_an_export_without_its_table_is_not_complete(tmp_path):
+    """The table is written last: graphs without it (an interrupted export, or one from before
+    the table left the graphs, whose graphs took token ids) are exported again."""
+    from indexer.onnx_export import onnx_complete, onnx_path, pieces_path, table_path
+
+    for path in (onnx_path(tmp_path, quantised=False), onnx_path(tmp_path, quantised=True),
+                 pieces_path(tmp_path)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    assert not onnx_complete(tmp_path)
+    table_path(tmp_path).write_bytes(b"x")
+    assert onnx_complete(tmp_path)
+
+
+def test_a_folder_without_its_table_is_refused_in_one_line(tmp_path):
+    from indexer.embedder import OnnxEmbedder
+    from indexer.onnx_export import onnx_path
+
+    onnx_path(tmp_path, quantised=False).parent.mkdir(parents=True)
+    onnx_path(tmp_path, quantised=False).write_bytes(b"x")
+    with pytest.raises(ModelError, match=r"tokenizer.model does not exist; run `make model`"):
+        OnnxEmbedder(str(tmp_path), cache_size=0)
+
+
+@pytest.mark.slow
+def test_the_word_table_is_mapped_read_only_not_loaded(embedder):
+    """Workers share the table's pages through the page cache; only the rows read are resident."""
+    if not embedder.backend.startswith("onnx"):
+        pytest.skip("the torch backend has no table")
+    table = embedder._table
+    assert isinstance(table, np.memmap) and not table.flags.writeable
+    assert table.shape[1] == embedder.dimension
