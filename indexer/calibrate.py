@@ -200,11 +200,19 @@ def collect(searcher, questions: list[Question], source: str) -> list[Row]:
     return rows
 
 
+def _without(features: tuple[str, ...], *names: str) -> tuple[str, ...]:
+    return tuple(f for f in features if f not in names)
+
+
 ABLATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "without the computation's citations": {
-        "rerank": ("dense_text", "dense_keys", "distinct"), "answer": ANSWER_FEATURES},
+        "rerank": _without(RERANK_FEATURES, "computed_cites", "computed_case"),
+        "answer": _without(ANSWER_FEATURES, "computed_case")},
+    "without the computation's particular case (computed_case)": {
+        "rerank": _without(RERANK_FEATURES, "computed_case"),
+        "answer": _without(ANSWER_FEATURES, "computed_case")},
     "without the second look (the rival's distinct words)": {
-        "rerank": ("dense_text", "dense_keys", "computed_cites"), "answer": ANSWER_FEATURES},
+        "rerank": _without(RERANK_FEATURES, "distinct"), "answer": ANSWER_FEATURES},
     "+ word coverage (covered; and covered, distinct, unknown in the answer model)": {
         "rerank": RERANK_FEATURES + ("covered",),
         "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown")},

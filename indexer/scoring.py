@@ -22,11 +22,13 @@ CALIBRATION_FILE = REPO_ROOT / "indexer" / "calibration.json"
 # rival's distinct words, key votes): the bench's ablation measures each on held-out folds,
 # and only those that helped there are weighed by the served models.
 #: Per candidate rule: what the reranker weighs: the cosines to its texts and to its search
-#: keys, whether a computation of the question cites it, and the second look at close rulings
+#: keys, whether a computation of the question cites it, whether it is the ruling of the
+#: particular case that computation met (`computed_case`: a clarification, erratum or edge
+#: case it cites, shared out when it cites several), and the second look at close rulings
 #: (`distinct`: the share of the question's words it holds and its nearest rival does not).
-RERANK_FEATURES = ("dense_text", "dense_keys", "computed_cites", "distinct")
+RERANK_FEATURES = ("dense_text", "dense_keys", "computed_cites", "computed_case", "distinct")
 #: For the best candidate: what the answer model weighs.
-ANSWER_FEATURES = ("p_top", "dense_text", "dense_keys")
+ANSWER_FEATURES = ("p_top", "dense_text", "dense_keys", "computed_case")
 
 
 class CalibrationError(Unavailable):

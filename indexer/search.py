@@ -350,6 +350,10 @@ class Searcher:
         weights = self.vocabulary.question_words(q.tokens, q.lang)
         cited = (self.cited_by_computation(q.body, q.lang, q.game)
                  if self.cited_by_computation else frozenset())
+        # The rulings of particular cases (not the rulebook's procedure) the computation cites,
+        # one per edition group.
+        cases = {self.archive.edition_group(r) for r in cited
+                 if r in self.archive.records and self.archive.records[r].kind != "rulebook"}
         # The rival a candidate must be told apart from: the nearest other rule in meaning.
         nearest = sorted(pool, key=lambda r: (-(sig.dense.get(r, 0.0) + sig.dense_keys.get(r, 0.0)), r))
         out = []
@@ -367,7 +371,9 @@ class Searcher:
                 "covered": cov.covered,
                 "distinct": cov.distinct, "unknown": cov.unknown,
                 "game_named": float(self.archive.records[rid].game in q.games_named),
-                "computed_cites": float(bool(cited & set(self.archive.edition_group(rid))))}))
+                "computed_cites": float(bool(cited & set(self.archive.edition_group(rid)))),
+                "computed_case": (1.0 / len(cases) if any(g == self.archive.edition_group(rid)
+                                                          for g in cases) else 0.0)}))
         return out
 
     def card_about(self, q: Question, rid: str) -> float:

@@ -43,6 +43,23 @@ def test_card_lookups_rank_the_erratum_first(engine, question, expected):
     assert not result.declined
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("Frosthaven advantage: I drew '+1 Stun' and '+0 Stun'. Which one counts?", "fh-clar-20"),
+    ("Vorteil: ich ziehe '+0 Betäuben' und '+0 Vergiften'. Welche Karte gilt?", "fh-clar-19"),
+    ("Svantaggio: ho pescato '+1 Immobilizzare' e '+1'. Quale uso?", "fh-clar-19"),
+    ("Avantage : '+1 Blessure' et '+1 Poison', lequel ?", "fh-clar-19"),
+    ("Nadeel: '+2 Verwonden' en '+1 Verwonden' getrokken, welke telt?", "fh-clar-20"),
+])
+def test_the_ruling_of_the_computed_case_answers(engine, question, expected):
+    """Two modifier cards with effects: the computation compares them under fh-clar-19
+    (different effects: ambiguous) or fh-clar-20 (the same effect: compared on numbers), and
+    that ruling, not the rulebook's general advantage rule it also cites, is the answer."""
+    result = engine.searcher.search(question)
+    assert not result.declined
+    assert result.hits[0].record_id == expected, [h.record_id for h in result.hits]
+    assert result.features["computed_case"] == 1.0
+
+
 @pytest.mark.parametrize("question", [
     "what is the capital of Australia?",
     "Ticket to Ride: how many trains does each player get?",

@@ -214,7 +214,7 @@ def test_browser_shows_the_no_ruling_state(page, live_server):
 
 @pytest.mark.browser
 def test_browser_escapes_api_text(page, live_server):
-    ask(page, live_server, "<img src=x onerror=window.pwned=1> two top actions?")
+    ask(page, live_server, "<img src=x onerror=window.pwned=1> can I use two top actions in one turn?")
     assert page.locator("#answer img").count() == 0
     assert "<img src=x" in page.locator("#answer").inner_text()
     assert page.evaluate("window.pwned") is None
