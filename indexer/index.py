@@ -143,11 +143,12 @@ def _bm25_names(kind: str) -> dict[str, str]:
 
 
 def record_hash(rec: Ruling) -> str:
-    """Content hash of everything of a record that is embedded."""
-    h = hashlib.sha256()
-    for passage, text in record_passages(rec):
-        h.update(f"\x1e{passage.lang}\x1d{passage.kind}\x1f{passage_prefix(passage)}{text}".encode())
-    return h.hexdigest()[:16]
+    """Content hash of everything of a record that is embedded: of each of its passages, in
+    ``record_passages`` order, language, kind, prefix and text. Built without the Passage
+    objects (every start hashes every record to check the index is not stale)."""
+    parts = [f"\x1e{lang}\x1dtext\x1f{PASSAGE_PREFIX}{passage_text(rec, lang)}" for lang in rec.languages()]
+    parts += [f"\x1e{lang}\x1dask\x1f{QUERY_PREFIX}{key}" for lang, keys in rec.asks.items() for key in keys]
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
 
 
 def archive_hash(hashes: dict[str, str]) -> str:
