@@ -83,6 +83,13 @@ class Passage:
     n: int = 0
 
 
+def archive_cache_path(index_dir: Path) -> Path:
+    """The parsed-archive cache (``indexer.record_cache``) of the archive this index is built
+    from: a file beside the index folder, not in it, since a build replaces the folder whole."""
+    index_dir = Path(index_dir)
+    return index_dir.with_name(f"{index_dir.name}.archive-cache")
+
+
 def passage_text(rec: Ruling, lang: str) -> str:
     """What is embedded and matched for one language version: title, context, text, cards."""
     text, title, context = rec.version(lang)

@@ -41,3 +41,12 @@ def test_record_hash_is_the_hash_of_its_passages(archive):
         for passage, text in record_passages(rec):
             h.update(f"\x1e{passage.lang}\x1d{passage.kind}\x1f{passage_prefix(passage)}{text}".encode())
         assert record_hash(rec) == h.hexdigest()[:16], rec.id
+
+
+def test_record_files_are_those_glob_found(tmp_path):
+    from indexer.archive import _record_files
+    for name in ("b.yaml", "a.yaml", ".yaml", ".hidden.yaml", "C.YAML", "x.yml", "a.yaml.tmp"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "dir.yaml").mkdir()
+    assert _record_files(tmp_path) == [p.name for p in sorted(tmp_path.glob("*.yaml"))]
+    assert _record_files(tmp_path / "missing") == []
