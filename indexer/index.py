@@ -87,6 +87,10 @@ def archive_cache_path(index_dir: Path) -> Path:
     """The parsed-archive cache (``indexer.record_cache``) of the archive this index is built
     from: a file beside the index folder, not in it, since a build replaces the folder whole."""
     index_dir = Path(index_dir)
+    if index_dir.name in ("", ".."):          # "." or "a/..": the folder's own name
+        index_dir = Path(os.path.abspath(index_dir))
+    if not index_dir.name:                    # the file system's root has no sibling
+        return index_dir / "index.archive-cache"
     return index_dir.with_name(f"{index_dir.name}.archive-cache")
 
 

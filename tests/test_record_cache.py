@@ -207,6 +207,8 @@ def test_build_fills_the_cache_the_service_starts_from(root, tmp_path, runner, m
     built = runner.invoke(cli, ["--archive", str(root), "--index", str(index), "build", "--quiet"])
     assert built.exit_code == 0, built.output
     assert archive_cache_path(index) == tmp_path / "index.archive-cache"
+    assert archive_cache_path(Path(".")).name == f"{Path.cwd().name}.archive-cache"
+    assert archive_cache_path(Path("/")) == Path("/index.archive-cache")
     assert archive_cache_path(index).exists()
     parsed.clear()
     engine = Engine(Settings(archive_dir=root, index_dir=index))
