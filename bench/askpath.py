@@ -10,9 +10,12 @@ another language) and two search keys each: four passages per ruling. Vectors co
 ``SyntheticEmbedder`` (384-d, a Gaussian mixture seeded by a hash of the text, as in
 ``bench.scale``), so FAISS does the work it would do on real vectors of that size.
 
-Per size: the archive is written as YAML files and indexed (``build_index``), then the service's
-start is timed (load the archive, load the index, build the searcher: what ``open_searcher``
-does, without a model); then questions (the real dev / own question sets, and generated ones
+Per size: the archive is written as YAML files and indexed (``build_index``) and loaded once
+from YAML as ``rulings build`` loads it, filling the parsed-archive cache beside the index
+(timed: the cold load); then the service's start is timed as it is after that build (load the
+archive, its records from that cache; load the index; build the searcher: what the engine and
+``open_searcher`` do, without a model), and beside it the cold start (the same with the cold
+load: a start with no cache, or after every file changed); then questions (the real dev / own question sets, and generated ones
 naming a card, a misspelt card or an item number) are asked through ``Searcher.search`` and
 the time spent in the embedder is subtracted from each: the non-model cost of an ask. The card
 lookup (``CardLookup.match_folded``) is timed on its own too.
@@ -176,7 +179,7 @@ def questions(archive, count: int, seed: int = 1) -> list[str]:
 def measure(n: int, n_questions: int, workdir: Path) -> dict:
     """Start time, RSS and non-model ask figures for one size."""
     from indexer.archive import load_archive
-    from indexer.index import build_index, load_index
+    from indexer.index import archive_cache_path, build_index, load_index
     from indexer.search import Searcher
     from indexer.text import fold
 
@@ -194,20 +197,29 @@ def measure(n: int, n_questions: int, workdir: Path) -> dict:
     row["passages"] = stats["passages"]
     row["index_type"] = index.manifest["index_type"]
     del index, archive
+    # `rulings build` loads the archive from YAML (no cache yet), writing the cache it leaves.
+    cache = archive_cache_path(index_dir)
+    t = time.perf_counter()
+    load_archive(root, cache=cache)
+    archive_cold = time.perf_counter() - t
+    row["archive_cache_mb"] = round(cache.stat().st_size / 2**20, 1)
     log(f"askpath {n}: generated in {row['generate_s']} s, indexed {row['passages']} passages "
-        f"({row['index_type']}) in {row['build_s']} s")
+        f"({row['index_type']}) in {row['build_s']} s, archive loaded from YAML in {archive_cold:.1f} s")
 
-    # The start: what the service does before its first answer, but the model.
+    # The start: what the service does before its first answer after `rulings build`, but the model.
     rss0 = rss_mb()
     t0 = time.perf_counter()
-    archive = load_archive(root)
+    archive = load_archive(root, cache=cache)
     t1 = time.perf_counter()
     index = load_index(index_dir, archive, embedder.name, backend=embedder.backend)
     t2 = time.perf_counter()
     searcher = Searcher(archive, index, embedder)
     t3 = time.perf_counter()
     row["start_s"] = {"archive": round(t1 - t0, 2), "index": round(t2 - t1, 2),
-                      "searcher": round(t3 - t2, 2), "total": round(t3 - t0, 2)}
+                      "searcher": round(t3 - t2, 2), "total": round(t3 - t0, 2),
+                      # The same start with the archive parsed from YAML (no usable cache).
+                      "archive_cold": round(archive_cold, 2),
+                      "total_cold": round(archive_cold + t3 - t1, 2)}
     row["rss_mb"] = {"before_start": rss0, "after_start": rss_mb()}
 
     asked = questions(archive, n_questions, seed=n)
@@ -230,7 +242,7 @@ def measure(n: int, n_questions: int, workdir: Path) -> dict:
     row["card_lookup_ms"] = percentiles(card_ms)
     row["synthetic_embedding_ms"] = percentiles(model_ms)
     row["rss_mb"]["after_asks"] = rss_mb()
-    log(f"askpath {n}: start {row['start_s']['total']} s, non-model ask p50 "
+    log(f"askpath {n}: start {row['start_s']['total']} s (cold {row['start_s']['total_cold']} s), non-model ask p50 "
         f"{row['non_model_ask_ms']['p50']} ms p99 {row['non_model_ask_ms']['p99']} ms, card lookup "
         f"p50 {row['card_lookup_ms']['p50']} ms")
     return row
@@ -248,6 +260,7 @@ def run_askpath(sizes=SIZES, questions_per_size: dict[int, int] | None = None) -
     if big:
         out["target_p50_met"] = big[0]["non_model_ask_ms"]["p50"] <= TARGET_P50_MS
         out["target_start_met"] = big[0]["start_s"]["total"] <= TARGET_START_S
+        out["target_start_cold_met"] = big[0]["start_s"]["total_cold"] <= TARGET_START_S
     return out
 
 
@@ -257,23 +270,31 @@ def render(a: dict) -> list[str]:
            f"Generated rulings in seven languages ({a['passages_per_ruling']} passages each: original, "
            "one translation, two search keys; generated card names), synthetic 384-d vectors. "
            "Non-model ask = `Searcher.search` minus the time inside the embedder (question analysis, "
-           "BM25 over texts and keys, FAISS, card lookup, reranker, collapse, decision). Start = load "
-           "the YAML archive + load the index + build the searcher (no model).", "",
+           "BM25 over texts and keys, FAISS, card lookup, reranker, collapse, decision). Start = the "
+           "service's start after `rulings build` (no model): load the archive (each YAML file read "
+           "and hashed; its records from the parsed-archive cache the build left beside the index) "
+           "+ load the index + build the searcher. Cold start = the same with the archive parsed and "
+           "validated from YAML (the build's own load, writing that cache; a start with no cache or "
+           "after every file changed).", "",
            "| rulings | passages | index | non-model ask p50 ms | p99 ms | card lookup p50 ms | "
-           "start s (archive / index / searcher) | RSS after start MiB |",
-           "|---|---|---|---|---|---|---|---|"]
+           "start s (archive / index / searcher) | cold start s (archive from YAML) | "
+           "RSS after start MiB |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in a["rows"]:
         s = r["start_s"]
         out.append(f"| {r['rulings']:,} | {r['passages']:,} | {r['index_type']} | "
                    f"{r['non_model_ask_ms']['p50']} | {r['non_model_ask_ms']['p99']} | "
                    f"{r['card_lookup_ms']['p50']} | {s['total']} ({s['archive']} / {s['index']} / "
-                   f"{s['searcher']}) | {r['rss_mb']['after_start']} |")
+                   f"{s['searcher']}) | {s['total_cold']} ({s['archive_cold']}) | "
+                   f"{r['rss_mb']['after_start']} |")
     if "target_p50_met" in a:
         big = next(r for r in a["rows"] if r["rulings"] == TARGET_SIZE)
         out += ["", f"Targets at {big['rulings']:,} rulings: non-model ask p50 <= {a['target_non_model_p50_ms']} ms: "
                 f"{big['non_model_ask_ms']['p50']} ms, **{'met' if a['target_p50_met'] else 'missed'}**; "
                 f"start < {a['target_start_s']:.0f} s: {big['start_s']['total']} s, "
-                f"**{'met' if a['target_start_met'] else 'missed'}**."]
+                f"**{'met' if a['target_start_met'] else 'missed'}** (cold, the archive parsed from "
+                f"YAML: {big['start_s']['total_cold']} s, "
+                f"{'met' if a['target_start_cold_met'] else 'missed'})."]
     out.append("")
     return out
 

@@ -3,13 +3,14 @@
 Records live in ``rulings/records/<id>.yaml``, one ruling each; the games in
 ``rulings/games.yaml``. Loading is ``yaml.safe_load`` -> a strict pydantic model
 (``extra="forbid"``), and every problem becomes one readable line naming file, record and field.
+Given a cache file (the service's loads), the records of files unchanged since are taken from
+it instead (``indexer.record_cache``).
 """
 from __future__ import annotations
 
 import logging
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -17,7 +18,11 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+import indexer.files
+import indexer.text
 from indexer.errors import Unavailable
+from indexer.files import FAST_LOADER, parse_yaml, read_bytes, read_yaml, write_atomic
+from indexer.record_cache import RecordCache, code_fingerprint, content_key
 from indexer.text import fold
 
 log = logging.getLogger(__name__)
@@ -218,30 +223,6 @@ class Archive:
         return names
 
 
-# libyaml's parser (shipped in the PyYAML wheel) reads a record about ten times faster than
-# the pure-Python one; both build the same values with the same safe constructors.
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _read_yaml(path: Path) -> tuple[Any, str | None]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, f"cannot read: {exc}"
-    try:
-        return yaml.load(text, Loader=_FAST_LOADER), None
-    except yaml.YAMLError:
-        pass
-    try:
-        # A malformed file is parsed again by the pure-Python loader, whose messages (line,
-        # column, problem) are the ones lint has always printed.
-        return yaml.safe_load(text), None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        return None, f"malformed YAML{where}: {getattr(exc, 'problem', None) or exc}"
-
-
 def _pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
     out = []
     for err in exc.errors():
@@ -268,7 +249,7 @@ def _pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
 
 def load_games(root: Path) -> tuple[dict[str, Game], tuple[str, ...]]:
     path = root / "games.yaml"
-    data, err = _read_yaml(path)
+    data, err = read_yaml(path)
     if err:
         raise ArchiveError([f"{path}: {err}"])
     try:
@@ -278,10 +259,36 @@ def load_games(root: Path) -> tuple[dict[str, Game], tuple[str, ...]]:
     return {g.id: g for g in parsed.games}, tuple(parsed.other_games)
 
 
-def check_archive(root: Path = DEFAULT_ARCHIVE) -> tuple[Archive | None, list[str], list[str]]:
+def _record(raw: bytes, rel: str) -> tuple[Ruling | None, list[str]]:
+    """One record file's bytes parsed and validated: (the record, []) or (None, its problems)."""
+    data, err = parse_yaml(raw)
+    if err:
+        return None, [f"{rel}: {err}"]
+    if not isinstance(data, dict):
+        return None, [f"{rel}: the file must hold one record (a mapping), not {type(data).__name__}"]
+    rid = str(data.get("id", "?"))
+    try:
+        return Ruling.model_validate(data), []
+    except ValidationError as exc:
+        return None, [f"{rel}: {rid}: {field}: {msg}" for field, msg in _pydantic_problems(exc)]
+
+
+def _record_files(record_dir: Path) -> list[str]:
+    """The names of the record files, sorted: what ``sorted(record_dir.glob("*.yaml"))`` gave
+    (one folder: the same order), without a Path object per file."""
+    try:
+        return sorted(n for n in os.listdir(record_dir) if n.endswith(".yaml"))
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return []   # as glob: no folder, or one that cannot be listed, holds no records
+
+
+def check_archive(root: Path = DEFAULT_ARCHIVE, *,
+                  cache: Path | None = None) -> tuple[Archive | None, list[str], list[str]]:
     """Load and validate everything; returns (archive or None, problems, warnings).
 
-    Each problem is one line: ``file: record id: field: what is wrong``.
+    Each problem is one line: ``file: record id: field: what is wrong``. With `cache` (a file),
+    records whose files are unchanged since a load that used it are taken from it instead of
+    parsed again (``indexer.record_cache``); the result is the same.
     """
     problems: list[str] = []
     warnings: list[str] = []
@@ -290,36 +297,42 @@ def check_archive(root: Path = DEFAULT_ARCHIVE) -> tuple[Archive | None, list[st
     except ArchiveError as exc:
         return None, exc.problems, warnings
     records: dict[str, Ruling] = {}
-    files_of: dict[str, Path] = {}
+    files_of: dict[str, str] = {}       # record id -> its file, as lint names it
     record_dir = root / "records"
-    paths = sorted(record_dir.glob("*.yaml")) if record_dir.is_dir() else []
-    if not paths:
+    names = _record_files(record_dir)
+    if not names:
         warnings.append(f"{record_dir}: no records (*.yaml) yet")
-    for path in paths:
-        rel = _rel(path, root)
-        data, err = _read_yaml(path)
+    # A record depends on its file, this module (the schema, its validators), the reading
+    # of YAML and `fold`.
+    store = RecordCache(cache, code_fingerprint(__file__, indexer.files.__file__, indexer.text.__file__,
+                                                extra=FAST_LOADER.__name__), Ruling)
+    rel_dir = _rel(record_dir, root)
+    for name in names:
+        # One folder: each file's name as `_rel` would give it, without a Path per file.
+        rel = f"{rel_dir}{os.sep}{name}"
+        raw, err = read_bytes(os.path.join(record_dir, name))
         if err:
             problems.append(f"{rel}: {err}")
             continue
-        if not isinstance(data, dict):
-            problems.append(f"{rel}: the file must hold one record (a mapping), not {type(data).__name__}")
-            continue
-        rid = str(data.get("id", "?"))
-        try:
-            rec = Ruling.model_validate(data)
-        except ValidationError as exc:
-            for field, msg in _pydantic_problems(exc):
-                problems.append(f"{rel}: {rid}: {field}: {msg}")
-            continue
+        key = content_key(raw)
+        rec = store.get(key)
+        if rec is None:
+            rec, errors = _record(raw, rel)
+            if rec is None:
+                problems.extend(errors)
+                continue
+            store.put(key, rec)
         if rec.id in records:
-            problems.append(f"{rel}: {rec.id}: id: duplicate id (also in {_rel(files_of[rec.id], root)})")
+            problems.append(f"{rel}: {rec.id}: id: duplicate id (also in {files_of[rec.id]})")
             continue
-        if path.stem != rec.id:
-            problems.append(f"{rel}: {rec.id}: id: does not match the file name '{path.stem}.yaml'")
+        stem = name[:-5] if len(name) > 5 else name     # Path.stem: ".yaml" is all stem
+        if stem != rec.id:
+            problems.append(f"{rel}: {rec.id}: id: does not match the file name '{stem}.yaml'")
         records[rec.id] = rec
-        files_of[rec.id] = path
+        files_of[rec.id] = rel
+    store.save()
     for rid, rec in records.items():
-        rel = _rel(files_of[rid], root)
+        rel = files_of[rid]
         if rec.game not in games:
             problems.append(f"{rel}: {rid}: game: unknown game {rec.game!r} (known: {', '.join(games)})")
         for other in rec.related:
@@ -370,9 +383,9 @@ def _translation_problems(rel: str, rec: Ruling, records: dict[str, Ruling]) -> 
     return problems
 
 
-def load_archive(root: Path | str = DEFAULT_ARCHIVE) -> Archive:
-    """Load the archive or raise ArchiveError listing every problem."""
-    archive, problems, _ = check_archive(Path(root))
+def load_archive(root: Path | str = DEFAULT_ARCHIVE, *, cache: Path | None = None) -> Archive:
+    """Load the archive or raise ArchiveError listing every problem; `cache`: see check_archive."""
+    archive, problems, _ = check_archive(Path(root), cache=cache)
     if archive is None:
         raise ArchiveError(problems)
     log.info("loaded %d rulings from %s", len(archive), root)
@@ -406,19 +419,6 @@ def record_to_yaml(rec: Ruling) -> str:
     ordered = {k: data[k] for k in ("id", "game", "kind", "lang")}
     ordered.update({k: v for k, v in data.items() if k not in ordered})
     return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=96)
-
-
-def write_atomic(path: Path, content: str) -> None:
-    """Write through a temporary file in the same folder, then rename: never a half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(content)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_record(rec: Ruling, root: Path = DEFAULT_ARCHIVE) -> Path:

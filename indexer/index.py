@@ -83,6 +83,17 @@ class Passage:
     n: int = 0
 
 
+def archive_cache_path(index_dir: Path) -> Path:
+    """The parsed-archive cache (``indexer.record_cache``) of the archive this index is built
+    from: a file beside the index folder, not in it, since a build replaces the folder whole."""
+    index_dir = Path(index_dir)
+    if index_dir.name in ("", ".."):          # "." or "a/..": the folder's own name
+        index_dir = Path(os.path.abspath(index_dir))
+    if not index_dir.name:                    # the file system's root has no sibling
+        return index_dir / "index.archive-cache"
+    return index_dir.with_name(f"{index_dir.name}.archive-cache")
+
+
 def passage_text(rec: Ruling, lang: str) -> str:
     """What is embedded and matched for one language version: title, context, text, cards."""
     text, title, context = rec.version(lang)
@@ -143,11 +154,12 @@ def _bm25_names(kind: str) -> dict[str, str]:
 
 
 def record_hash(rec: Ruling) -> str:
-    """Content hash of everything of a record that is embedded."""
-    h = hashlib.sha256()
-    for passage, text in record_passages(rec):
-        h.update(f"\x1e{passage.lang}\x1d{passage.kind}\x1f{passage_prefix(passage)}{text}".encode())
-    return h.hexdigest()[:16]
+    """Content hash of everything of a record that is embedded: of each of its passages, in
+    ``record_passages`` order, language, kind, prefix and text. Built without the Passage
+    objects (every start hashes every record to check the index is not stale)."""
+    parts = [f"\x1e{lang}\x1dtext\x1f{PASSAGE_PREFIX}{passage_text(rec, lang)}" for lang in rec.languages()]
+    parts += [f"\x1e{lang}\x1dask\x1f{QUERY_PREFIX}{key}" for lang, keys in rec.asks.items() for key in keys]
+    return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
 
 
 def archive_hash(hashes: dict[str, str]) -> str:

@@ -15,14 +15,31 @@ WORD = re.compile(r"\w+", re.UNICODE)
 _QUOTES = str.maketrans("\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019", "\"\"\"\"\"''")
 
 
+# The combining marks of U+0300-U+036F (all but the grapheme joiner U+034F, which is not one):
+# the accents NFKD splits off Latin letters, removed by one regex pass instead of a Python test
+# of every character; any other mark is left to that test.
+_LATIN_MARKS = re.compile("[" + "".join(chr(c) for c in range(0x300, 0x370)
+                                        if unicodedata.combining(chr(c))) + "]+")
+_QUOTE_PAIRS = tuple((chr(k), chr(v)) for k, v in _QUOTES.items())
+
+
 def fold(text: str) -> str:
     """Lower-case, accents stripped, curly quotes straightened: how names are compared.
 
     Every character folds to one character or none (never more, except ligatures NFKD splits),
     so offsets found in a folded text of plain letters carry over to the original.
     """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_QUOTES)
+    if text.isascii():
+        # For ASCII casefold is lower, NFKD changes nothing and there are no marks or quotes.
+        return text.lower()
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    for quote, plain in _QUOTE_PAIRS:      # a quote is no mark: the order of the steps is free
+        if quote in folded:
+            folded = folded.replace(quote, plain)
+    folded = _LATIN_MARKS.sub("", folded)
+    if folded.isascii():                   # no other marks can be left (they are not ASCII)
+        return folded
+    return "".join(ch for ch in folded if not unicodedata.combining(ch))
 
 
 @lru_cache(maxsize=8)

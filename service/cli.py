@@ -226,8 +226,9 @@ def build(ctx, quiet):
     """Build or update the search index (re-embeds only changed records)."""
     from indexer.archive import load_archive
     from indexer.embedder import load_embedder, model_setting
-    from indexer.index import build_index
-    archive = load_archive(ctx.obj["archive"])
+    from indexer.index import archive_cache_path, build_index
+    # Fills the parsed-archive cache too: the service's start after this build parses nothing.
+    archive = load_archive(ctx.obj["archive"], cache=archive_cache_path(ctx.obj["index"]))
     embedder = load_embedder(ctx.obj["model"] or model_setting())
     _, stats = build_index(archive, embedder, ctx.obj["index"], show_progress=not quiet)
     click.echo(f"index {ctx.obj['index']}: {stats['records']} rulings, {stats['passages']} passages; "

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from checker import checks_for
 from indexer.archive import DEFAULT_ARCHIVE, Archive, load_archive
 from indexer.catalogue import Catalogue
-from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, build_index, load_index
+from indexer.index import (DEFAULT_INDEX, MissingIndexError, StaleIndexError, archive_cache_path,
+                           build_index, load_index)
 from indexer.question import QuestionReader
 from indexer.search import OTHER_GAME, Searcher, SearchResult
 from service.api_models import DEFAULT_K, DEFAULT_LIMIT
@@ -41,6 +42,12 @@ class Settings:
     model: str | None = None
     rebuild: bool = False          # rebuild a missing or stale index instead of refusing it
     reload_every: float = POLL_INTERVAL   # seconds between checks for a rebuilt index
+
+
+def _load_archive(settings: Settings) -> Archive:
+    """The archive, its unchanged records from the cache beside the index (`rulings build`
+    fills it, so a start after a build parses no record)."""
+    return load_archive(settings.archive_dir, cache=archive_cache_path(settings.index_dir))
 
 
 def open_searcher(catalogue: Catalogue, settings: Settings,
@@ -70,7 +77,7 @@ class Engine:
                  searcher: Searcher | None = None):
         """`archive` and `searcher` may be given ready (tests: a fake embedder's searcher)."""
         self.settings = settings
-        catalogue = Catalogue(archive or load_archive(settings.archive_dir))
+        catalogue = Catalogue(archive or _load_archive(settings))
         stamp = manifest_stamp(settings.index_dir) if searcher is not None else None
         self._snapshot = Snapshot.of(catalogue, searcher, stamp)
         self._lock = threading.Lock()
@@ -91,7 +98,7 @@ class Engine:
         """A complete new snapshot from disk (with the running embedder), or an error
         (ArchiveError, IndexError_) and nothing."""
         stamp = manifest_stamp(self.settings.index_dir)  # before loading: a later build reloads again
-        catalogue = Catalogue(load_archive(self.settings.archive_dir))
+        catalogue = Catalogue(_load_archive(self.settings))
         settings = replace(self.settings, rebuild=False)
         searcher = open_searcher(catalogue, settings, self._snapshot.searcher.embedder)
         return Snapshot.of(catalogue, searcher, stamp)
