@@ -156,6 +156,10 @@ def _saved_calibration() -> Calibration:
         return Calibration.neutral()
 
 
+#: The kinds of ruling that settle a particular case (see the `computed_case` feature).
+CASE_KINDS = frozenset({"clarification", "edge case"})
+
+
 class Searcher:
     """Search over one archive with one index, one embedder and one calibration."""
 
@@ -350,10 +354,10 @@ class Searcher:
         weights = self.vocabulary.question_words(q.tokens, q.lang)
         cited = (self.cited_by_computation(q.body, q.lang, q.game)
                  if self.cited_by_computation else frozenset())
-        # The rulings of particular cases (not the rulebook's procedure) the computation cites,
-        # one per edition group.
+        # The rulings of particular cases the computation cites (FAQ answers: not the rulebook's
+        # procedure, nor an erratum, which amends the procedure itself), one per edition group.
         cases = {self.archive.edition_group(r) for r in cited
-                 if r in self.archive.records and self.archive.records[r].kind != "rulebook"}
+                 if r in self.archive.records and self.archive.records[r].kind in CASE_KINDS}
         # The rival a candidate must be told apart from: the nearest other rule in meaning.
         nearest = sorted(pool, key=lambda r: (-(sig.dense.get(r, 0.0) + sig.dense_keys.get(r, 0.0)), r))
         out = []
