@@ -319,3 +319,32 @@ def test_best_rules_of_a_signal_equal_sorting_them_all():
         assert _best(scores, n) == expected
         many_ties += len(scores) > 32 and len({scores[r] for r in expected}) < len(expected)
     assert many_ties > 100
+
+
+def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, tmp_path):
+    """Records without search keys get their text score as key score; the arrays behind the
+    signals answer lookups, the best few and the top as plain dicts of the loop would."""
+    from indexer.index import build_index
+    from indexer.scoring import Calibration
+    from indexer.search import Searcher, _best, _top
+    from tests.fakes import FakeEmbedder
+
+    archive, _index, asked = generated_search
+    records = dict(archive.records)
+    for rid in list(records)[300:340]:
+        records[rid] = records[rid].model_copy(update={"asks": {}})
+    keyless = type(archive)(archive.root, records, archive.games, archive.other_games)
+    index, _ = build_index(keyless, FakeEmbedder(), tmp_path / "index", show_progress=False)
+    searcher = Searcher(keyless, index, FakeEmbedder(), Calibration.neutral())
+    assert searcher._keyless
+    for text in asked[:60]:
+        q = searcher.analyse(text)
+        allowed = searcher.allowed(q)
+        dense = searcher.dense(q, allowed)
+        reference = _reference_dense(searcher, q, allowed)
+        assert [list(d.items()) for d in dense] == [list(d.items()) for d in reference], text
+        for got, plain in zip(dense[:2], reference[:2]):
+            assert _best(got, 8) == sorted(plain, key=lambda r: (-plain[r], r))[:8]
+            assert _top(got) == max(plain.values(), default=0.0)
+            for rid in list(plain)[:5] + ["no-such-rule", sorted(searcher._keyless)[0]]:
+                assert (rid in got) == (rid in plain) and got.get(rid) == plain.get(rid)
