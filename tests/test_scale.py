@@ -321,6 +321,55 @@ def test_best_rules_of_a_signal_equal_sorting_them_all():
     assert many_ties > 100
 
 
+# -- the name index's cheaper counting lets through exactly the names chunk counting does ----
+
+def _reference_candidates(index, all_names, text):
+    """NameIndex.candidates as first written: every chunk's bigrams counted for every name."""
+    import numpy as np
+
+    from indexer.cards import _bigrams
+
+    def passing(ids, names, chunk, needed):
+        grams = _bigrams(chunk)
+        return [i for local, (i, name) in enumerate(zip(ids, names))
+                if len(_bigrams(name) & grams) >= needed[local]]
+
+    found = set()
+    for size, by_name in index._exact.items():
+        for j in range(len(text) - size + 1):
+            found.update(by_name.get(text[j:j + size], ()))
+    for lmax, ids, _postings, strong, weak, _grams in index._buckets:
+        names = [all_names[i] for i in ids]
+        ids = ids.tolist()
+        for chunk in dict.fromkeys((text[:lmax], text[-lmax:])):
+            found.update(passing(ids, names, chunk, weak))
+        if strong is not None:
+            for start in range(0, len(text), lmax):
+                found.update(passing(ids, names, text[start:start + 2 * lmax], strong))
+    return np.array(sorted(found), dtype=np.int64)
+
+
+def test_name_index_candidates_equal_counting_every_chunk():
+    import numpy as np
+
+    from bench.askpath import questions, synthetic_archive
+    from indexer.cards import NameIndex
+
+    archive = synthetic_archive(400, seed=5)
+    lookup = CardLookup(archive)
+    index = NameIndex(lookup._fuzzy_names)
+    rnd = random.Random(5)
+    texts = _texts(lookup, questions(archive, 60, seed=5), seed=5)
+    texts = rnd.sample(texts, 250) + ["", "a", "ab" * 40, "x" * 200]
+    passed = 0
+    for text in texts:
+        folded = fold(text)
+        found = index.candidates(folded)
+        assert np.array_equal(found, _reference_candidates(index, lookup._fuzzy_names, folded)), text
+        passed += len(found)
+    assert passed > len(texts)   # not vacuous: names do pass
+
+
 def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, tmp_path):
     """Records without search keys get their text score as key score; the arrays behind the
     signals answer lookups, the best few and the top as plain dicts of the loop would."""
