@@ -49,6 +49,15 @@ class RuleScores(Mapping[str, float]):
         """The rules scored, as sorted rule numbers."""
         return self._rules
 
+    def lookup(self, rules: list[str]) -> dict[str, float]:
+        """{rule: score} for those of `rules` scored here, found at once."""
+        if not len(self._rules):
+            return {}
+        ix = np.array([self._number.get(r, -1) for r in rules], dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self._rules, ix), len(self._rules) - 1)
+        held = (self._rules[pos] == ix) & (ix >= 0)
+        return {r: v for r, v, h in zip(rules, self._values[pos].tolist(), held.tolist()) if h}
+
     def top(self) -> float | None:
         """The highest score, None when there is none."""
         return float(self._values.max()) if len(self._values) else None
@@ -79,3 +88,10 @@ def top(scores: Mapping[str, float]) -> float:
     if isinstance(scores, RuleScores):
         return scores.top() or 0.0
     return max(scores.values(), default=0.0)
+
+
+def scores_of(scores: Mapping[str, float], rules: list[str]) -> dict[str, float]:
+    """{rule: score} for those of `rules` a signal scores."""
+    if isinstance(scores, RuleScores):
+        return scores.lookup(rules)
+    return {r: scores[r] for r in rules if r in scores}

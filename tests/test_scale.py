@@ -374,6 +374,7 @@ def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, 
     """Records without search keys get their text score as key score; the arrays behind the
     signals answer lookups, the best few and the top as plain dicts of the loop would."""
     from indexer.index import build_index
+    from indexer.rulescores import scores_of
     from indexer.scoring import Calibration
     from indexer.search import Searcher, _best, _top
     from tests.fakes import FakeEmbedder
@@ -395,5 +396,10 @@ def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, 
         for got, plain in zip(dense[:2], reference[:2]):
             assert _best(got, 8) == sorted(plain, key=lambda r: (-plain[r], r))[:8]
             assert _top(got) == max(plain.values(), default=0.0)
-            for rid in list(plain)[:5] + ["no-such-rule", sorted(searcher._keyless)[0]]:
+            asked_for = list(plain)[:5] + ["no-such-rule", sorted(searcher._keyless)[0]]
+            for rid in asked_for:
                 assert (rid in got) == (rid in plain) and got.get(rid) == plain.get(rid)
+            assert scores_of(got, asked_for) == {r: plain[r] for r in asked_for if r in plain}
+        for got in searcher.lexical(q, allowed):   # the BM25 arrays, looked up at once
+            rules = list(got)[:20] + ["no-such-rule"]
+            assert scores_of(got, rules) == {r: got[r] for r in rules if r in got}
