@@ -49,7 +49,9 @@ class NameIndex:
       first or last `lmax` characters, counted there.
 
     Counts are of distinct bigrams, less the name's repeated ones; each bound is rounded toward
-    admitting more names.
+    admitting more names. A chunk's bigrams are among the whole text's, so a name passing in
+    some chunk passes on the whole text: that one count per bucket picks the few names whose
+    chunks are then counted, each against its own bigrams (``_strong_in_a_chunk``).
     """
 
     EXACT_UP_TO = 8
@@ -70,11 +72,18 @@ class NameIndex:
             postings: dict[str, list[int]] = defaultdict(list)
             strong = np.empty(len(ids), dtype=np.int32)
             weak = np.empty(len(ids), dtype=np.int32)
+            # Each name's distinct bigrams as numbers (CSR: `starts`, `grams`), for the
+            # per-chunk counts of the few names that pass on the whole text.
+            numbers: dict[str, int] = {}
+            flat: list[int] = []
+            starts = np.zeros(len(ids) + 1, dtype=np.int64)
             for local, i in enumerate(ids):
                 name = names[i]
                 grams = _bigrams(name)
                 for gram in grams:
                     postings[gram].append(local)
+                    flat.append(numbers.setdefault(gram, len(numbers)))
+                starts[local + 1] = len(flat)
                 size = len(name)
                 repeated = (size - 1) - len(grams)
                 matched = math.ceil(0.88 * size - 0.01)
@@ -85,15 +94,38 @@ class NameIndex:
             exact_only = hi - 1 <= self.EXACT_UP_TO
             self._buckets.append((int(lengths[ids].max()), ids,
                                   {g: np.asarray(v, dtype=np.int32) for g, v in postings.items()},
-                                  None if exact_only else strong, weak))
+                                  None if exact_only else strong, weak,
+                                  (numbers, starts, np.asarray(flat, dtype=np.int64))))
 
     @staticmethod
-    def _passing(postings: dict, chunk: str, needed: np.ndarray) -> np.ndarray:
-        """Local indexes of the names with at least `needed` of their bigrams in `chunk`."""
+    def _counts(postings: dict, chunk: str, size: int) -> np.ndarray:
+        """Per name (local index), how many of its bigrams occur in `chunk`."""
         hits = [postings[g] for g in _bigrams(chunk) if g in postings]
         if not hits:
-            return np.nonzero(needed <= 0)[0]
-        return np.nonzero(np.bincount(np.concatenate(hits), minlength=len(needed)) >= needed)[0]
+            return np.zeros(size, dtype=np.int64)
+        return np.bincount(np.concatenate(hits), minlength=size)
+
+    @classmethod
+    def _passing(cls, postings: dict, chunk: str, needed: np.ndarray) -> np.ndarray:
+        """Local indexes of the names with at least `needed` of their bigrams in `chunk`."""
+        return np.flatnonzero(cls._counts(postings, chunk, len(needed)) >= needed)
+
+    @staticmethod
+    def _in_a_chunk(maybe: np.ndarray, chunks: list[str], text: str, needed: np.ndarray,
+                    grams: tuple[dict[str, int], np.ndarray, np.ndarray]) -> np.ndarray:
+        """Those of the names `maybe` (local indexes, passing on the whole `text`) with at
+        least `needed` of their bigrams in one of the chunks of `text`."""
+        if not len(maybe) or text in chunks:
+            return maybe
+        numbers, starts, flat = grams
+        held = np.zeros((len(chunks), len(numbers)), dtype=bool)
+        for row, chunk in enumerate(chunks):
+            held[row, [numbers[g] for g in _bigrams(chunk) if g in numbers]] = True
+        sizes = starts[maybe + 1] - starts[maybe]
+        first = np.cumsum(sizes) - sizes
+        own = flat[np.repeat(starts[maybe] - first, sizes) + np.arange(int(sizes.sum()))]
+        counts = np.add.reduceat(held[:, own], first, axis=1, dtype=np.int64)
+        return maybe[(counts >= needed[maybe]).any(axis=0)]
 
     def candidates(self, text: str) -> np.ndarray:
         """Indexes (ascending, distinct) of the names that may match `text` at 88 or more."""
@@ -103,12 +135,17 @@ class NameIndex:
                 ids = by_name.get(text[j:j + size])
                 if ids:
                     found.append(np.asarray(ids, dtype=np.int64))
-        for lmax, ids, postings, strong, weak in self._buckets:
-            for chunk in dict.fromkeys((text[:lmax], text[-lmax:])):
-                found.append(ids[self._passing(postings, chunk, weak)])
-            if strong is not None:
-                for start in range(0, len(text), lmax):
-                    found.append(ids[self._passing(postings, text[start:start + 2 * lmax], strong)])
+        for lmax, ids, postings, strong, weak, grams in self._buckets:
+            edges = list(dict.fromkeys((text[:lmax], text[-lmax:])))
+            if strong is None:   # short names: their edge chunks are small, counted directly
+                found += [ids[self._passing(postings, chunk, weak)] for chunk in edges]
+                continue
+            whole = self._counts(postings, text, len(weak))
+            found.append(ids[self._in_a_chunk(np.flatnonzero(whole >= weak), edges, text, weak, grams)])
+            if text:
+                chunks = [text[start:start + 2 * lmax] for start in range(0, len(text), lmax)]
+                maybe = np.flatnonzero(whole >= strong)
+                found.append(ids[self._in_a_chunk(maybe, chunks, text, strong, grams)])
         if not found:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(found))

@@ -29,6 +29,9 @@ from indexer.embedder import Embedder, encode_queries
 from indexer.evidence import RuleVocabulary
 from indexer.index import VectorIndex, bm25_rows, build_bm25
 from indexer.question import Question, QuestionReader
+from indexer.rulescores import RuleScores, scores_of
+from indexer.rulescores import best as _best
+from indexer.rulescores import top as _top
 from indexer.scoring import Calibration, CalibrationError, load_calibration
 from indexer.text import fold
 
@@ -90,62 +93,6 @@ class Signals:
 Candidate = tuple[str, dict[str, float]]
 
 
-class RuleScores(Mapping[str, float]):
-    """A read-only {rule: score} over numpy arrays: a BM25 signal scores tens of thousands of
-    rules at scale, and a question reads only its best few and the candidates' scores, so no
-    dict of them all is built. Iterates in the order the rules first occur among the rows."""
-
-    def __init__(self, names: list[str], number: dict[str, int], rules: np.ndarray,
-                 values: np.ndarray, order: np.ndarray):
-        # `rules` sorted (for lookups), `values` theirs, `order` the positions in row order.
-        self._names, self._number = names, number
-        self._rules, self._values, self._order = rules, values, order
-
-    def __getitem__(self, rule: str) -> float:
-        ix = self._number.get(rule)
-        pos = int(np.searchsorted(self._rules, ix)) if ix is not None else len(self._rules)
-        if pos == len(self._rules) or self._rules[pos] != ix:
-            raise KeyError(rule)
-        return float(self._values[pos])
-
-    def __iter__(self):
-        return iter([self._names[i] for i in self._rules[self._order].tolist()])
-
-    def __len__(self) -> int:
-        return len(self._rules)
-
-    def top(self) -> float | None:
-        """The highest score, None when there is none."""
-        return float(self._values.max()) if len(self._values) else None
-
-    def best(self, n: int) -> list[str]:
-        """See `_best`."""
-        values = self._values
-        if len(values) <= n:
-            kept = range(len(values))
-        else:
-            # Every rule scoring at least the n-th best: ties at the cut are all kept, then sorted.
-            cut = np.partition(values, len(values) - n)[len(values) - n]
-            kept = np.flatnonzero(values >= cut).tolist()
-        rules = self._rules
-        return [name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]]
-
-
-def _best(scores: Mapping[str, float], n: int) -> list[str]:
-    """The n best rules by score, ties by id: ``sorted(scores, key=(-score, id))[:n]``, without
-    sorting (or calling a key function for) every rule of a signal."""
-    if isinstance(scores, RuleScores):
-        return scores.best(n)
-    return sorted(scores, key=lambda r: (-scores[r], r))[:n]
-
-
-def _top(scores: Mapping[str, float]) -> float:
-    """The highest score of a signal, 0.0 when it scores nothing."""
-    if isinstance(scores, RuleScores):
-        return scores.top() or 0.0
-    return max(scores.values(), default=0.0)
-
-
 def _saved_calibration() -> Calibration:
     try:
         return load_calibration()
@@ -196,6 +143,7 @@ class Searcher:
         # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
         self._keyless = frozenset(self._row_rule) - {
             rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
+        self._keyless_ix = np.array(sorted(self._rule_number[r] for r in self._keyless), dtype=np.int64)
         self.use_keys = use_keys
         self.cited_by_computation = cited_by_computation
         # The BM25 models are saved with the index (tokenizing every passage is most of a start
@@ -258,22 +206,24 @@ class Searcher:
     def _by_rule(self, rule_ix: np.ndarray, scores: np.ndarray, *,
                  first: bool) -> Mapping[str, float]:
         """One score per rule from per-row scores: the first row's (rows best first) or the
-        highest; keyed in the order each rule first occurs, as a loop over the rows would."""
+        highest; iterated in the order each rule first occurs, as a loop over the rows would."""
         if not len(rule_ix):
             return {}
-        uniq, first_row = np.unique(rule_ix, return_index=True)
+        # The first row of each rule, found by a scatter (O(rows)) instead of sorting the rows:
+        # a flat index returns every row, tens of thousands at scale.
+        count = len(rule_ix)
+        first_row = np.full(len(self._rules), count, dtype=np.int64)
+        np.minimum.at(first_row, rule_ix, np.arange(count, dtype=np.int64))
+        uniq = np.flatnonzero(first_row < count)
+        first_row = first_row[uniq]
         if first:
             values = scores[first_row]
         else:
+            # The highest per rule: a BM25 signal.
             best = np.zeros(len(self._rules), dtype=scores.dtype)
             np.maximum.at(best, rule_ix, scores)
             values = best[uniq]
-        order = np.argsort(first_row, kind="stable")
-        if not first:
-            # The highest per rule: a BM25 signal, the one that scores most of the rules.
-            return RuleScores(self._rules, self._rule_number, uniq, values, order)
-        names = self._rules
-        return dict(zip([names[i] for i in uniq[order].tolist()], values[order].tolist()))
+        return RuleScores(self._rules, self._rule_number, uniq, values, first_row)
 
     def dense(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], ...]:
         """Per rule, from one embedding of the question: the best cosine over its texts, the
@@ -301,9 +251,12 @@ class Searcher:
         for ix in rule[key_rows[:KEY_NEIGHBOURS]].tolist():
             rid = self._rules[ix]
             votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
-        if self.use_keys:
+        if self.use_keys and len(self._keyless_ix) and isinstance(text, RuleScores) and \
+                np.isin(self._keyless_ix, text.rule_numbers(), assume_unique=True).any():
             # A keyless rule is matched by its texts in both places: it is not outranked for
-            # lacking keys no one has written yet (every record of the curated archive has some).
+            # lacking keys no one has written yet (every record of the curated archive has some,
+            # so this rare case is done as a loop over the rules, in their order).
+            keys = dict(keys.items())
             for rid in self._keyless.intersection(text):
                 keys.setdefault(rid, text[rid])
         return text, keys, votes
@@ -358,18 +311,22 @@ class Searcher:
         # procedure, nor an erratum, which amends the procedure itself), one per edition group.
         cases = {self.archive.edition_group(r) for r in cited
                  if r in self.archive.records and self.archive.records[r].kind in CASE_KINDS}
+        # The pool's scores of each signal, looked up at once (one by one, a lookup in arrays
+        # costs more than the feature it gives).
+        dense, dense_keys, bm25, bm25_keys = (
+            scores_of(scores, pool) for scores in (sig.dense, sig.dense_keys, sig.bm25, sig.bm25_keys))
         # The rival a candidate must be told apart from: the nearest other rule in meaning.
-        nearest = sorted(pool, key=lambda r: (-(sig.dense.get(r, 0.0) + sig.dense_keys.get(r, 0.0)), r))
+        nearest = sorted(pool, key=lambda r: (-(dense.get(r, 0.0) + dense_keys.get(r, 0.0)), r))
         out = []
         for rid in pool:
             rival = next((r for r in nearest if r != rid), None)
             cov = self.vocabulary.coverage(weights, q.lang, rid, rival)
             out.append((rid, {
-                "dense_text": sig.dense.get(rid, 0.0), "dense_keys": sig.dense_keys.get(rid, 0.0),
-                "dense_text_gap": sig.dense.get(rid, 0.0) - top_text,
-                "dense_keys_gap": sig.dense_keys.get(rid, 0.0) - top_keys,
-                "bm25_text": sig.bm25.get(rid, 0.0) / top_bm25,
-                "bm25_keys": sig.bm25_keys.get(rid, 0.0) / top_bm25_keys,
+                "dense_text": dense.get(rid, 0.0), "dense_keys": dense_keys.get(rid, 0.0),
+                "dense_text_gap": dense.get(rid, 0.0) - top_text,
+                "dense_keys_gap": dense_keys.get(rid, 0.0) - top_keys,
+                "bm25_text": bm25.get(rid, 0.0) / top_bm25,
+                "bm25_keys": bm25_keys.get(rid, 0.0) / top_bm25_keys,
                 "card": sig.card.get(rid, 0.0) / 100.0, "key_votes": sig.key_votes.get(rid, 0.0),
                 "card_about": self.card_about(q, rid) if rid in sig.card else 0.0,
                 "covered": cov.covered,

@@ -319,3 +319,87 @@ def test_best_rules_of_a_signal_equal_sorting_them_all():
         assert _best(scores, n) == expected
         many_ties += len(scores) > 32 and len({scores[r] for r in expected}) < len(expected)
     assert many_ties > 100
+
+
+# -- the name index's cheaper counting lets through exactly the names chunk counting does ----
+
+def _reference_candidates(index, all_names, text):
+    """NameIndex.candidates as first written: every chunk's bigrams counted for every name."""
+    import numpy as np
+
+    from indexer.cards import _bigrams
+
+    def passing(ids, names, chunk, needed):
+        grams = _bigrams(chunk)
+        return [i for local, (i, name) in enumerate(zip(ids, names))
+                if len(_bigrams(name) & grams) >= needed[local]]
+
+    found = set()
+    for size, by_name in index._exact.items():
+        for j in range(len(text) - size + 1):
+            found.update(by_name.get(text[j:j + size], ()))
+    for lmax, ids, _postings, strong, weak, _grams in index._buckets:
+        names = [all_names[i] for i in ids]
+        ids = ids.tolist()
+        for chunk in dict.fromkeys((text[:lmax], text[-lmax:])):
+            found.update(passing(ids, names, chunk, weak))
+        if strong is not None:
+            for start in range(0, len(text), lmax):
+                found.update(passing(ids, names, text[start:start + 2 * lmax], strong))
+    return np.array(sorted(found), dtype=np.int64)
+
+
+def test_name_index_candidates_equal_counting_every_chunk():
+    import numpy as np
+
+    from bench.askpath import questions, synthetic_archive
+    from indexer.cards import NameIndex
+
+    archive = synthetic_archive(400, seed=5)
+    lookup = CardLookup(archive)
+    index = NameIndex(lookup._fuzzy_names)
+    rnd = random.Random(5)
+    texts = _texts(lookup, questions(archive, 60, seed=5), seed=5)
+    texts = rnd.sample(texts, 250) + ["", "a", "ab" * 40, "x" * 200]
+    passed = 0
+    for text in texts:
+        folded = fold(text)
+        found = index.candidates(folded)
+        assert np.array_equal(found, _reference_candidates(index, lookup._fuzzy_names, folded)), text
+        passed += len(found)
+    assert passed > len(texts)   # not vacuous: names do pass
+
+
+def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, tmp_path):
+    """Records without search keys get their text score as key score; the arrays behind the
+    signals answer lookups, the best few and the top as plain dicts of the loop would."""
+    from indexer.index import build_index
+    from indexer.rulescores import scores_of
+    from indexer.scoring import Calibration
+    from indexer.search import Searcher, _best, _top
+    from tests.fakes import FakeEmbedder
+
+    archive, _index, asked = generated_search
+    records = dict(archive.records)
+    for rid in list(records)[300:340]:
+        records[rid] = records[rid].model_copy(update={"asks": {}})
+    keyless = type(archive)(archive.root, records, archive.games, archive.other_games)
+    index, _ = build_index(keyless, FakeEmbedder(), tmp_path / "index", show_progress=False)
+    searcher = Searcher(keyless, index, FakeEmbedder(), Calibration.neutral())
+    assert searcher._keyless
+    for text in asked[:60]:
+        q = searcher.analyse(text)
+        allowed = searcher.allowed(q)
+        dense = searcher.dense(q, allowed)
+        reference = _reference_dense(searcher, q, allowed)
+        assert [list(d.items()) for d in dense] == [list(d.items()) for d in reference], text
+        for got, plain in zip(dense[:2], reference[:2]):
+            assert _best(got, 8) == sorted(plain, key=lambda r: (-plain[r], r))[:8]
+            assert _top(got) == max(plain.values(), default=0.0)
+            asked_for = list(plain)[:5] + ["no-such-rule", sorted(searcher._keyless)[0]]
+            for rid in asked_for:
+                assert (rid in got) == (rid in plain) and got.get(rid) == plain.get(rid)
+            assert scores_of(got, asked_for) == {r: plain[r] for r in asked_for if r in plain}
+        for got in searcher.lexical(q, allowed):   # the BM25 arrays, looked up at once
+            rules = list(got)[:20] + ["no-such-rule"]
+            assert scores_of(got, rules) == {r: got[r] for r in rules if r in got}

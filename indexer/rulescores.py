@@ -1,0 +1,97 @@
+"""Per-rule scores of a search signal over numpy arrays, and the best few of any signal.
+
+A signal scores thousands of rules at scale (BM25 most of them, a flat index every one); a
+question reads only the best few of each and its candidates' scores, so `Searcher` keeps them
+as arrays behind a read-only mapping instead of building and sorting a dict of them all.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+
+class RuleScores(Mapping[str, float]):
+    """A read-only {rule: score} over numpy arrays: a signal scores thousands of rules at
+    scale (BM25 most of them, a flat index every one), and a question reads only its best few
+    and the candidates' scores, so no dict of them all is built. Iterates in the order the
+    rules first occur among the rows, as a dict filled by a loop over the rows would."""
+
+    def __init__(self, names: list[str], number: dict[str, int], rules: np.ndarray,
+                 values: np.ndarray, first: np.ndarray):
+        # `rules` sorted (for lookups), `values` theirs, `first` the row each first occurs
+        # at (the iteration order, sorted only when someone iterates).
+        self._names, self._number = names, number
+        self._rules, self._values, self._first = rules, values, first
+
+    def __getitem__(self, rule: str) -> float:
+        ix = self._number.get(rule)
+        pos = int(np.searchsorted(self._rules, ix)) if ix is not None else len(self._rules)
+        if pos == len(self._rules) or self._rules[pos] != ix:
+            raise KeyError(rule)
+        return float(self._values[pos])
+
+    def __contains__(self, rule: object) -> bool:
+        ix = self._number.get(rule) if isinstance(rule, str) else None
+        if ix is None:
+            return False
+        pos = int(np.searchsorted(self._rules, ix))
+        return pos < len(self._rules) and self._rules[pos] == ix
+
+    def __iter__(self):
+        order = np.argsort(self._first, kind="stable")
+        return iter([self._names[i] for i in self._rules[order].tolist()])
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def rule_numbers(self) -> np.ndarray:
+        """The rules scored, as sorted rule numbers."""
+        return self._rules
+
+    def lookup(self, rules: list[str]) -> dict[str, float]:
+        """{rule: score} for those of `rules` scored here, found at once."""
+        if not len(self._rules):
+            return {}
+        ix = np.array([self._number.get(r, -1) for r in rules], dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self._rules, ix), len(self._rules) - 1)
+        held = (self._rules[pos] == ix) & (ix >= 0)
+        return {r: v for r, v, h in zip(rules, self._values[pos].tolist(), held.tolist()) if h}
+
+    def top(self) -> float | None:
+        """The highest score, None when there is none."""
+        return float(self._values.max()) if len(self._values) else None
+
+    def best(self, n: int) -> list[str]:
+        """See `best`."""
+        values = self._values
+        if len(values) <= n:
+            kept = range(len(values))
+        else:
+            # Every rule scoring at least the n-th best: ties at the cut are all kept, then sorted.
+            cut = np.partition(values, len(values) - n)[len(values) - n]
+            kept = np.flatnonzero(values >= cut).tolist()
+        rules = self._rules
+        return [name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]]
+
+
+def best(scores: Mapping[str, float], n: int) -> list[str]:
+    """The n best rules by score, ties by id: ``sorted(scores, key=(-score, id))[:n]``, without
+    sorting (or calling a key function for) every rule of a signal."""
+    if isinstance(scores, RuleScores):
+        return scores.best(n)
+    return sorted(scores, key=lambda r: (-scores[r], r))[:n]
+
+
+def top(scores: Mapping[str, float]) -> float:
+    """The highest score of a signal, 0.0 when it scores nothing."""
+    if isinstance(scores, RuleScores):
+        return scores.top() or 0.0
+    return max(scores.values(), default=0.0)
+
+
+def scores_of(scores: Mapping[str, float], rules: list[str]) -> dict[str, float]:
+    """{rule: score} for those of `rules` a signal scores."""
+    if isinstance(scores, RuleScores):
+        return scores.lookup(rules)
+    return {r: scores[r] for r in rules if r in scores}
