@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from indexer.cards import CardLookup
@@ -403,3 +404,30 @@ def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, 
         for got in searcher.lexical(q, allowed):   # the BM25 arrays, looked up at once
             rules = list(got)[:20] + ["no-such-rule"]
             assert scores_of(got, rules) == {r: got[r] for r in rules if r in got}
+
+
+def test_one_question_is_searched_on_one_thread_and_the_setting_restored():
+    """A flat index of 10,000+ rows: one question is scored on one OpenMP thread (the same
+    rows and scores as a batch of one on one thread), and the caller's thread count is kept."""
+    import faiss
+
+    from indexer.index import VectorIndex
+
+    rnd = np.random.default_rng(3)
+    vectors = rnd.standard_normal((12_000, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    flat = faiss.IndexFlatIP(32)
+    flat.add(vectors)
+    index = VectorIndex(path=None, manifest={}, passages=[None] * len(vectors), vectors=vectors,
+                        faiss_index=flat)
+    query = vectors[:1] + 0.01
+    before = faiss.omp_get_max_threads()
+    scores, rows = index.search(query, 50)
+    assert faiss.omp_get_max_threads() == before
+    faiss.omp_set_num_threads(1)
+    try:
+        expected_scores, expected_rows = flat.search(np.ascontiguousarray(query), 50)
+    finally:
+        faiss.omp_set_num_threads(before)
+    assert (rows == expected_rows).all() and (scores == expected_scores).all()
+    assert rows[0][0] == 0
