@@ -122,9 +122,9 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int | None = None) -
     here in the master, and the workers fork from it, sharing its pages copy-on-write: what
     each worker adds is mostly the Python objects a request touches. What the shared part
     holds (measured in one process): the language models ~160 MB after `warm_up`'s trim, the
-    ONNX session ~130 MB (the graph without its word-embedding table, which is memory-mapped
+    ONNX session ~100 MB (the graph without its word-embedding table, which is memory-mapped
     from the model folder: only the rows questions use are resident, in the page cache), the
-    SentencePiece tokenizer ~55 MB. One-thread ONNX sessions (the default, one worker per
+    SentencePiece tokenizer ~60 MB. One-thread ONNX sessions (the default, one worker per
     core) survive the fork; a session with a thread pool is rebuilt in each worker
     (indexer.embedder).
     """
