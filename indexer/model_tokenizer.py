@@ -180,8 +180,11 @@ class PieceTokenizer:
 
         self._sp = spm.SentencePieceProcessor(model_file=str(model_file))
         # The same rules without the whitespace handling: only to see whether the normalised
-        # text ends with a space.
-        self._normaliser = spm.SentencePieceNormalizer(model_file=str(model_file))
+        # text ends with a space. Said explicitly: from sentencepiece 0.2.3 an unset flag means
+        # the model's own (which strips that space).
+        self._normaliser = spm.SentencePieceNormalizer(
+            model_file=str(model_file), add_dummy_prefix=False, escape_whitespaces=False,
+            remove_extra_whitespaces=False)
         self.bos, self.eos = self._sp.bos_id(), self._sp.eos_id()
         self.pad = self._sp.pad_id()
         self._meta = self._sp.piece_to_id(META)
