@@ -23,7 +23,7 @@ import numpy as np
 
 from indexer.archive import REPO_ROOT
 from indexer.model_tokenizer import PieceTokenizer
-from indexer.onnx_export import onnx_path, pieces_path, table_path
+from indexer.onnx_export import export_id, export_path, onnx_path, pieces_path, table_path
 # The settings' names are the embedder's too (``from indexer.embedder import ModelError``).
 from indexer.settings import BACKENDS, DEFAULT_BACKEND, DEFAULT_QUERY_CACHE, EmbedderSettings, ModelError
 
@@ -201,7 +201,7 @@ class OnnxEmbedder:
         self.backend = "onnx-int8" if quantised else "onnx"
         self._graph = onnx_path(folder, quantised=quantised)
         table = table_path(folder)
-        for needed in (self._graph, pieces_path(folder), table):
+        for needed in (self._graph, pieces_path(folder), table, export_path(folder)):
             if not needed.is_file():
                 raise ModelError(f"{needed} does not exist; run `make model` (it exports the "
                                  f"ONNX graphs and their files) or set RULINGS_BACKEND=torch")
@@ -214,6 +214,8 @@ class OnnxEmbedder:
             self._tokenizer = PieceTokenizer(pieces_path(folder),
                                              max_length=int(config.get("max_seq_length", 512)))
             self._table = np.load(table, mmap_mode="r")
+            # Which export made the vectors: the index records it (indexer.index).
+            self.export_id = export_id(folder, quantised=quantised)
         except Exception as exc:  # sentencepiece raises plain RuntimeError/OSError on a bad file
             raise ModelError(f"cannot load the tokenizer, config or table of {folder}: {exc}"
                              .splitlines()[0]) from exc

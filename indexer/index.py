@@ -291,6 +291,8 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
         "format": FORMAT_VERSION,
         "model": embedder.name,
         "backend": embedder.backend,
+        # The model export's id (ONNX: its files' checksums); None for torch and stand-ins.
+        "export": getattr(embedder, "export_id", None),
         "dimension": int(embedder.dimension),
         "passage_prefix": PASSAGE_PREFIX,
         "key_prefix": QUERY_PREFIX,
@@ -315,8 +317,11 @@ def _previous_vectors(out_dir: Path, embedder: Embedder) -> dict[tuple, np.ndarr
         manifest = json.loads((out_dir / "manifest.json").read_text())
         # Backends agree closely but not exactly (int8 least): vectors of another backend
         # would mix two embeddings in one index.
+        # Nor are another export's (a model exported again, e.g. int8 once the table left the
+        # graph, gives other vectors under the same backend name).
         if manifest.get("model") != embedder.name or manifest.get("dimension") != embedder.dimension \
-                or manifest.get("backend", LEGACY_BACKEND) != embedder.backend:
+                or manifest.get("backend", LEGACY_BACKEND) != embedder.backend \
+                or manifest.get("export") != getattr(embedder, "export_id", None):
             return {}
         rows = json.loads((out_dir / "passages.json").read_text())
         vectors = np.load(out_dir / "vectors.npy")
@@ -364,11 +369,12 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
 
 
 def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
-               model_name: str | None = None, *, backend: str | None = None) -> VectorIndex:
+               model_name: str | None = None, *, backend: str | None = None,
+               export: str | None = None) -> VectorIndex:
     """Load an index folder, refusing a missing, corrupt or stale one with a clear message.
 
-    A `model_name` or `backend` other than the one that built the index is refused like a
-    stale archive; None skips that check.
+    A `model_name`, `backend` or model `export` (OnnxEmbedder.export_id) other than the one
+    that built the index is refused like a stale archive; None skips that check.
     """
     import faiss
 
@@ -418,6 +424,9 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
     if backend is not None and built_with != backend:
         raise StaleIndexError(f"index at {path} was built with backend {built_with!r}, "
                               f"but the backend is {backend!r}; run `rulings build`")
+    if export is not None and manifest.get("export") != export:
+        raise StaleIndexError(f"index at {path} was built with another export of the model "
+                              f"(`make model` wrote new graphs since); run `rulings build`")
     if archive is not None:
         current = archive_hash({rid: record_hash(rec) for rid, rec in archive.records.items()})
         if current != manifest["archive_hash"]:

@@ -30,6 +30,7 @@ ONNX_DIR = "onnx"
 FP32_FILE = "model.onnx"
 INT8_FILE = "model_int8.onnx"
 TABLE_FILE = "word_embeddings.npy"
+EXPORT_FILE = "export.json"
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"  # its name in model.safetensors
 OPSET = 17
 INPUT_NAMES = ("inputs_embeds", "attention_mask")
@@ -57,11 +58,29 @@ def pieces_path(model_dir: Path) -> Path:
     return Path(model_dir) / ONNX_DIR / SENTENCEPIECE_FILE
 
 
+def export_path(model_dir: Path) -> Path:
+    """Where the export's record lives: the SHA-256 of each file it wrote (``export.json``)."""
+    return Path(model_dir) / ONNX_DIR / EXPORT_FILE
+
+
+def export_id(model_dir: Path, *, quantised: bool) -> str:
+    """What identifies the vectors of one backend of this export: a hash of the recorded
+    checksums of its graph, tokenizer and table (read from export.json, nothing hashed again).
+    An index records it, so vectors of another export are never reused or served."""
+    import hashlib
+    import json
+
+    files = json.loads(export_path(model_dir).read_text())["files"]
+    used = [onnx_path(model_dir, quantised=quantised).name, pieces_path(model_dir).name, TABLE_FILE]
+    return hashlib.sha256("|".join(f"{n}:{files[n]}" for n in used).encode()).hexdigest()[:16]
+
+
 def onnx_complete(model_dir: Path) -> bool:
     """True if both graphs and the table exist. Each is renamed into place only once fully
     written, so a file under its final name is a finished one. (A folder exported before the
     table left the graphs has no table: its graphs take token ids and are exported again.)"""
     return (table_path(model_dir).is_file() and pieces_path(model_dir).is_file()
+            and export_path(model_dir).is_file()
             and all(onnx_path(model_dir, quantised=q).is_file() for q in (False, True)))
 
 
@@ -182,15 +201,15 @@ def quantise_int8(source: Path, target: Path) -> None:
 
 
 def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
-    """Write `model_dir`/onnx/: model.onnx, model_int8.onnx, tokenizer.model and (last, the
-    mark of a finished export) word_embeddings.npy, skipping the finished ones."""
+    """Write `model_dir`/onnx/: model.onnx, model_int8.onnx, tokenizer.model, word_embeddings.npy
+    and (last, the mark of a finished export) export.json, skipping the finished ones."""
     model_dir = Path(model_dir)
     fp32, int8 = onnx_path(model_dir, quantised=False), onnx_path(model_dir, quantised=True)
     if not force and onnx_complete(model_dir):
         log.info("ONNX graphs already built in %s", fp32.parent)
         return fp32.parent
-    # The table is written last, so a table under its name means both graphs beside it take
-    # word vectors; graphs without one are from an interrupted export or from before the table
+    # The table is written after both graphs, so a table under its name means both graphs
+    # beside it take word vectors; graphs without one are from an interrupted export or from before the table
     # left them (they took token ids), and are exported again.
     if not table_path(model_dir).is_file() and (fp32.is_file() or int8.is_file()):
         log.info("the graphs in %s are not known to take word vectors: exporting both again",
@@ -222,10 +241,37 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
                                   f"{exc}".splitlines()[0]) from exc
     try:
         export_table(model_dir)
+        write_export_record(model_dir)
     except (OSError, KeyError, ValueError) as exc:
         raise OnnxExportError(f"writing the word-embedding table of {model_dir} failed: {exc}"
                               .splitlines()[0]) from exc
     return fp32.parent
+
+
+def write_export_record(model_dir: Path) -> None:
+    """``onnx/export.json``: the SHA-256 of every file of the export (see `export_id`)."""
+    import json
+
+    names = [onnx_path(model_dir, quantised=q).name for q in (False, True)]
+    names += [pieces_path(model_dir).name, TABLE_FILE]
+    record = {"format": 1, "files": {n: _sha256(Path(model_dir) / ONNX_DIR / n) for n in names}}
+    target = export_path(model_dir)
+    tmp = _temp_sibling(target)
+    try:
+        tmp.write_text(json.dumps(record, indent=1) + "\n")
+        _replace_atomically(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,7 +59,8 @@ def open_searcher(catalogue: Catalogue, settings: Settings,
     archive = catalogue.archive
     embedder = embedder or load_embedder(settings.model or model_setting())
     try:
-        index = load_index(settings.index_dir, archive, embedder.name, backend=embedder.backend)
+        index = load_index(settings.index_dir, archive, embedder.name, backend=embedder.backend,
+                           export=getattr(embedder, "export_id", None))
     except (StaleIndexError, MissingIndexError):
         if not settings.rebuild:
             raise

@@ -154,6 +154,43 @@ def test_vectors_are_reused_only_for_the_same_backend(fake_index, archive):
     assert other["reused_passages"] == 0 and other["embedded_passages"] == other["passages"]
 
 
+def test_vectors_of_another_export_are_neither_reused_nor_served(tmp_path, archive):
+    """A model exported again (other graphs, same backend name) gives other vectors: the index
+    records the export, a build re-embeds for another one and a load refuses it."""
+    from indexer.index import StaleIndexError, build_index, load_index
+
+    first = CountingEmbedder("onnx")
+    first.export_id = "export-a"
+    path = tmp_path / "index"
+    build_index(archive, first, path, show_progress=False)
+    assert json.loads((path / "manifest.json").read_text())["export"] == "export-a"
+    load_index(path, archive, "counting", backend="onnx", export="export-a")
+    with pytest.raises(StaleIndexError, match="another export of the model .*run `rulings build`"):
+        load_index(path, archive, "counting", backend="onnx", export="export-b")
+    again = CountingEmbedder("onnx")
+    again.export_id = "export-b"
+    _, stats = build_index(archive, again, path, show_progress=False)
+    assert stats["reused_passages"] == 0 and stats["embedded_passages"] == stats["passages"]
+
+
+@pytest.mark.slow
+def test_the_onnx_export_id_differs_between_fp32_and_int8(onnx_export_dir):
+    from indexer.onnx_export import export_id
+
+    ids = {export_id(onnx_export_dir, quantised=q) for q in (False, True)}
+    assert len(ids) == 2 and all(len(i) == 16 for i in ids)
+
+
+@pytest.fixture(scope="session")
+def onnx_export_dir(embedder):
+    from indexer.embedder import model_setting
+
+    folder = Path(model_setting())
+    if not (folder / "onnx" / "export.json").is_file():
+        pytest.skip("no ONNX export (the torch backend's session)")
+    return folder
+
+
 # -- serving without torch (real model) -------------------------------------------------------
 SERVE_WITHOUT_TORCH = """
 import sys
@@ -191,9 +228,10 @@ def test_serving_with_onnx_imports_no_torch(archive, embedder, index_dir, tmp_pa
 
 # -- the exported folder: graphs, SentencePiece tokenizer, word-embedding table ---------------
 def test_an_export_without_its_table_is_not_complete(tmp_path):
-    """The table is written last: graphs without it (an interrupted export, or one from before
-    the table left the graphs, whose graphs took token ids) are exported again."""
-    from indexer.onnx_export import onnx_complete, onnx_path, pieces_path, table_path
+    """The table follows the graphs, export.json comes last: graphs without them (an
+    interrupted export, or one from before the table left the graphs, whose graphs took token
+    ids) are exported again."""
+    from indexer.onnx_export import export_path, onnx_complete, onnx_path, pieces_path, table_path
 
     for path in (onnx_path(tmp_path, quantised=False), onnx_path(tmp_path, quantised=True),
                  pieces_path(tmp_path)):
@@ -201,6 +239,8 @@ def test_an_export_without_its_table_is_not_complete(tmp_path):
         path.write_bytes(b"x")
     assert not onnx_complete(tmp_path)
     table_path(tmp_path).write_bytes(b"x")
+    assert not onnx_complete(tmp_path)
+    export_path(tmp_path).write_text("{}")
     assert onnx_complete(tmp_path)
 
 
