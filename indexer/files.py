@@ -1,7 +1,8 @@
-"""The archive's files: YAML read as lint reports it, and files written whole (a reader sees
-the old file or the new one, never half of either)."""
+"""The project's files: YAML read as lint reports it, files written whole (a reader sees the
+old file or the new one, never half of either), and a file's checksum."""
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import tempfile
@@ -29,6 +30,15 @@ def write_atomic(path: Path, content: str | bytes, *, mode: int | None = None) -
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read a megabyte at a time (files of hundreds of MB)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 # libyaml's parser (shipped in the PyYAML wheel) reads a record about ten times faster than

@@ -8,9 +8,9 @@ records), ``passages.json`` (which record, language and kind each row is) and ``
 (model, backend, dimension, counts, build time, index type, a content hash per record and for
 the archive, and a checksum of every file), and the BM25 models of the texts and of the search
 keys (``bm25-text.*``, ``bm25-ask.*``, bm25s' own files) and each record's stemmed words per
-language (``words.json``, ``words.npz``, for the coverage features), so a start loads them instead of tokenizing
-the whole archive again. A build writes a temporary sibling folder and renames
-it into place, so an interrupted build leaves the previous index intact.
+language (``words.json``, ``words.npz``, for the coverage features), so a start loads them
+instead of tokenizing the whole archive again. A build writes a temporary sibling folder and
+renames it into place, so an interrupted build leaves the previous index intact.
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ import numpy as np
 
 from indexer.archive import REPO_ROOT, Archive, Ruling
 from indexer.errors import Unavailable
+from indexer.files import sha256_file
 from indexer.embedder import PASSAGE_PREFIX, QUERY_PREFIX, Embedder
 
 log = logging.getLogger(__name__)
@@ -199,14 +200,6 @@ def make_faiss_index(vectors: np.ndarray, index_type: str | None = None):
     return index
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 @dataclass
 class VectorIndex:
     """A loaded index folder."""
@@ -351,7 +344,7 @@ def _write_folder(out_dir: Path, manifest: dict, passages: list[Passage], vector
         record_words.save(tmp, "words")
         for kind, model in bm25.items():
             model.save(str(tmp), show_progress=False, **_bm25_names(kind))
-        manifest = dict(manifest, files={name: _sha256(tmp / name)
+        manifest = dict(manifest, files={name: sha256_file(tmp / name)
                                          for name in (*FILES, *bm25_files(bm25))})
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
         # Swap: the old folder is moved aside first, so at every instant one complete index
@@ -394,7 +387,7 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
             file = path / name
             if not file.exists():
                 raise CorruptIndexError(f"index at {path} is corrupt: {name} is missing; run `rulings build`")
-            if _sha256(file) != manifest["files"][name]:
+            if sha256_file(file) != manifest["files"][name]:
                 raise CorruptIndexError(f"index at {path} is corrupt: {name} does not match its "
                                         f"checksum in manifest.json; run `rulings build`")
         rows = json.loads((path / "passages.json").read_text())

@@ -24,6 +24,8 @@ import time
 import warnings
 from pathlib import Path
 
+from indexer.files import sha256_file, write_atomic
+
 log = logging.getLogger(__name__)
 
 ONNX_DIR = "onnx"
@@ -169,12 +171,8 @@ def export_tokenizer(model_dir: Path) -> None:
     from indexer.model_tokenizer import build_sentencepiece
 
     target = pieces_path(model_dir)
-    tmp = _temp_sibling(target)
-    try:
-        tmp.write_bytes(build_sentencepiece(parse_e5(source_path().read_bytes())))
-        _replace_atomically(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(target, build_sentencepiece(parse_e5(source_path().read_bytes())), mode=0o644)
+    log.info("wrote %s (%.0f MB)", target, target.stat().st_size / 1e6)
 
 
 def quantise_int8(source: Path, target: Path) -> None:
@@ -209,8 +207,8 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
         log.info("ONNX graphs already built in %s", fp32.parent)
         return fp32.parent
     # The table is written after both graphs, so a table under its name means both graphs
-    # beside it take word vectors; graphs without one are from an interrupted export or from before the table
-    # left them (they took token ids), and are exported again.
+    # beside it take word vectors; graphs without one are from an interrupted export or from
+    # before the table left them (they took token ids), and are exported again.
     if not table_path(model_dir).is_file() and (fp32.is_file() or int8.is_file()):
         log.info("the graphs in %s are not known to take word vectors: exporting both again",
                  fp32.parent)
@@ -240,11 +238,12 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
             raise OnnxExportError(f"writing the SentencePiece tokenizer of {model_dir} failed: "
                                   f"{exc}".splitlines()[0]) from exc
     try:
-        export_table(model_dir)
+        if force or not table_path(model_dir).is_file():
+            export_table(model_dir)
         write_export_record(model_dir)
     except (OSError, KeyError, ValueError) as exc:
-        raise OnnxExportError(f"writing the word-embedding table of {model_dir} failed: {exc}"
-                              .splitlines()[0]) from exc
+        raise OnnxExportError(f"writing the word-embedding table or export.json of {model_dir} "
+                              f"failed: {exc}".splitlines()[0]) from exc
     return fp32.parent
 
 
@@ -254,24 +253,9 @@ def write_export_record(model_dir: Path) -> None:
 
     names = [onnx_path(model_dir, quantised=q).name for q in (False, True)]
     names += [pieces_path(model_dir).name, TABLE_FILE]
-    record = {"format": 1, "files": {n: _sha256(Path(model_dir) / ONNX_DIR / n) for n in names}}
-    target = export_path(model_dir)
-    tmp = _temp_sibling(target)
-    try:
-        tmp.write_text(json.dumps(record, indent=1) + "\n")
-        _replace_atomically(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _sha256(path: Path) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    record = {"format": 1, "files": {n: sha256_file(Path(model_dir) / ONNX_DIR / n) for n in names}}
+    write_atomic(export_path(model_dir), json.dumps(record, indent=1) + "\n", mode=0o644)
+    log.info("wrote %s", export_path(model_dir))
 
 
 def main(argv: list[str] | None = None) -> int:
