@@ -135,17 +135,17 @@ def build_sentencepiece(e5: E5File) -> bytes:
         trained = io.BytesIO()
         spm.SentencePieceTrainer.train(
             sentence_iterator=iter(["a b c d e f g h i j k l m n o p"] * 20), model_writer=trained,
-            model_type="char", vocab_size=20, hard_vocab_limit=False, normalization_rule_tsv=str(rules), minloglevel=2)
+            model_type="char", vocab_size=20, hard_vocab_limit=False,
+            normalization_rule_tsv=str(rules), minloglevel=2)
     charsmap = pb.ModelProto.FromString(trained.getvalue()).normalizer_spec.precompiled_charsmap
 
     model = pb.ModelProto()
-    kinds = {e5.unk: pb.ModelProto.SentencePiece.UNKNOWN, e5.bos: pb.ModelProto.SentencePiece.CONTROL,
-             e5.eos: pb.ModelProto.SentencePiece.CONTROL, e5.pad: pb.ModelProto.SentencePiece.CONTROL}
+    kind = pb.ModelProto.SentencePiece
+    kinds = {e5.unk: kind.UNKNOWN, e5.bos: kind.CONTROL, e5.eos: kind.CONTROL, e5.pad: kind.CONTROL}
     for i, (piece, score) in enumerate(e5.pieces):
         entry = model.pieces.add()
         entry.piece, entry.score = piece, score
-        entry.type = kinds.get(i, pb.ModelProto.SentencePiece.USER_DEFINED if piece == "<mask>"
-                               else pb.ModelProto.SentencePiece.NORMAL)
+        entry.type = kinds.get(i, kind.USER_DEFINED if piece == "<mask>" else kind.NORMAL)
     spec = model.trainer_spec
     spec.model_type = pb.TrainerSpec.UNIGRAM
     spec.vocab_size = len(e5.pieces)

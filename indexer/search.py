@@ -319,6 +319,7 @@ class Searcher:
         nearest = sorted(pool, key=lambda r: (-(dense.get(r, 0.0) + dense_keys.get(r, 0.0)), r))
         out = []
         for rid in pool:
+            group = self.archive.edition_group(rid)
             rival = next((r for r in nearest if r != rid), None)
             cov = self.vocabulary.coverage(weights, q.lang, rid, rival)
             out.append((rid, {
@@ -332,9 +333,8 @@ class Searcher:
                 "covered": cov.covered,
                 "distinct": cov.distinct, "unknown": cov.unknown,
                 "game_named": float(self.archive.records[rid].game in q.games_named),
-                "computed_cites": float(bool(cited & set(self.archive.edition_group(rid)))),
-                "computed_case": (1.0 / len(cases) if any(g == self.archive.edition_group(rid)
-                                                          for g in cases) else 0.0)}))
+                "computed_cites": float(not cited.isdisjoint(group)),
+                "computed_case": 1.0 / len(cases) if group in cases else 0.0}))
         return out
 
     def card_about(self, q: Question, rid: str) -> float:
