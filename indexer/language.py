@@ -16,8 +16,12 @@ def _detector():
     langs = {"en": Language.ENGLISH, "nl": Language.DUTCH, "da": Language.DANISH,
              "it": Language.ITALIAN, "de": Language.GERMAN, "es": Language.SPANISH,
              "fr": Language.FRENCH}
+    # Preloaded: lingua then reads the seven languages' n-gram models on all cores at once
+    # (measured here: ~0.9 s, against 1.3-1.9 s on one core when the first text loads them),
+    # which is most of what the service's cold start waits for. The same models either way.
     detector = (LanguageDetectorBuilder.from_languages(*langs.values())
-                .with_minimum_relative_distance(MIN_RELATIVE_DISTANCE).build())
+                .with_minimum_relative_distance(MIN_RELATIVE_DISTANCE)
+                .with_preloaded_language_models().build())
     return detector, {v: k for k, v in langs.items()}
 
 

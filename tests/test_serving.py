@@ -70,3 +70,32 @@ def test_worker_exit_hook_ends_a_forked_worker_with_its_status(embedder):
         os.waitpid(pid, 0)
         pytest.fail("the forked worker did not exit")
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3
+
+
+def test_language_detector_loaded_before_the_fork_works_in_a_forked_worker():
+    """The detector preloads its models on a thread pool (indexer.language) in the master;
+    a forked worker, which has none of those threads, must still detect, and not hang."""
+    from indexer.language import detect_language
+
+    assert detect_language("Kann ich zwei obere Aktionen in einem Zug nutzen?") == "de"
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            found = [detect_language(t) for t in ("Wat doet gif precies met een monster?",
+                                                  "¿Puedo usar dos acciones superiores?")]
+            os.write(write, ",".join(map(str, found)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    for _ in range(600):  # a hang, not a speed: give up only after a minute
+        done, _status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked worker did not answer")
+    assert os.read(read, 100).decode() == "nl,es"
+    os.close(read)
