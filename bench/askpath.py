@@ -179,7 +179,8 @@ def questions(archive, count: int, seed: int = 1) -> list[str]:
 def measure(n: int, n_questions: int, workdir: Path) -> dict:
     """Start time, RSS and non-model ask figures for one size."""
     from indexer.archive import load_archive
-    from indexer.index import archive_cache_path, build_index, load_index
+    from indexer.index import build_index, load_index
+    from indexer.record_cache import archive_cache_path
     from indexer.search import Searcher
     from indexer.text import fold
 

@@ -12,7 +12,7 @@ cross-record checks (ids, file names, links, games) always run, on every record.
 The file is a pickle of ``{"format", "fingerprint", "entries"}``; the fingerprint is over the
 code that parses and validates (this format, Python, pydantic, PyYAML and the schema's
 modules), so a cache written by other code is ignored, as is one that does not unpickle. It is
-our own file beside the index (``indexer.index.archive_cache_path``), written only by this
+our own file beside the index (``archive_cache_path``), written only by this
 code; whoever can write there can already replace the index itself.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ import functools
 import gc
 import hashlib
 import logging
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -35,6 +36,17 @@ log = logging.getLogger(__name__)
 
 CACHE_FORMAT = 1
 T = TypeVar("T")
+
+
+def archive_cache_path(index_dir: Path) -> Path:
+    """Where the parsed-archive cache of the archive an index folder is built from lives: a
+    file beside that folder, not in it, since a build replaces the folder whole."""
+    index_dir = Path(index_dir)
+    if index_dir.name in ("", ".."):          # "." or "a/..": the folder's own name
+        index_dir = Path(os.path.abspath(index_dir))
+    if not index_dir.name:                    # the file system's root has no sibling
+        return index_dir / "index.archive-cache"
+    return index_dir.with_name(f"{index_dir.name}.archive-cache")
 
 
 @functools.lru_cache(maxsize=8)

@@ -75,6 +75,57 @@ class RuleScores(Mapping[str, float]):
         return [name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]]
 
 
+def _best_first_key(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """One int64 per rule whose ascending order is (value descending, row descending): the
+    order a sorted search lists them in, as RuleScores' iteration key. Built without sorting
+    (RuleScores sorts it only if someone iterates, which the ask path does not). For values
+    of magnitude below 2 (cosines), whose ordered bits stay under 2**30: no overflow."""
+    bits = (np.asarray(values, dtype=np.float32) + np.float32(0.0)).view(np.int32)  # -0.0 -> 0.0
+    # The float's bits as an int32 in the order of the floats (negatives' bits run backwards).
+    ordered = np.where(bits < 0, bits ^ np.int32(0x7FFFFFFF), bits).astype(np.int64)
+    return (-ordered) * (1 << 32) - rows.astype(np.int64)
+
+
+class RowGroups:
+    """Rows of one kind (texts or search keys) of a flat index, grouped by rule: each rule's
+    best row over every row's cosine in one pass (``np.maximum.reduceat``), not a sort."""
+
+    def __init__(self, rows: np.ndarray, row_rule: np.ndarray, names: list[str],
+                 number: dict[str, int]):
+        # `row_rule`: each row's rule number; `names` / `number`: rule numbers <-> rule ids.
+        self.names, self.number = names, number
+        order = np.lexsort((rows, row_rule[rows]))   # by rule, then row
+        self.rows = rows[order]
+        rules = row_rule[self.rows]
+        self.starts = np.flatnonzero(np.r_[True, rules[1:] != rules[:-1]]) if len(rules) else \
+            np.zeros(0, dtype=np.int64)
+        self.sizes = np.diff(np.r_[self.starts, len(rules)])
+        self.rules = rules[self.starts]               # ascending rule numbers
+        self.row_rule = row_rule
+
+    def best_per_rule(self, scores: np.ndarray, allowed: np.ndarray) -> Mapping[str, float]:
+        """RuleScores of each allowed rule's best cosine, iterated best first (ties: the rule
+        whose best row is highest-numbered first), as the sorted search's rows give them."""
+        keep = allowed[self.rules]
+        if not keep.any():
+            return {}
+        grouped = scores[self.rows]
+        best = np.maximum.reduceat(grouped, self.starts)
+        at_best = grouped == np.repeat(best, self.sizes)
+        best_row = np.maximum.reduceat(np.where(at_best, self.rows, -1), self.starts)
+        rules, best, best_row = self.rules[keep], best[keep], best_row[keep]
+        return RuleScores(self.names, self.number, rules, best, _best_first_key(best, best_row))
+
+    def nearest(self, scores: np.ndarray, allowed: np.ndarray, n: int) -> np.ndarray:
+        """The `n` allowed rows of best cosine, best first (equal cosines: descending row)."""
+        rows = self.rows[allowed[self.row_rule[self.rows]]]
+        values = scores[rows]
+        if len(rows) > n:
+            cut = np.partition(values, len(values) - n)[len(values) - n]
+            rows, values = rows[values >= cut], values[values >= cut]
+        return rows[np.lexsort((-rows, -values))][:n]
+
+
 def best(scores: Mapping[str, float], n: int) -> list[str]:
     """The n best rules by score, ties by id: ``sorted(scores, key=(-score, id))[:n]``, without
     sorting (or calling a key function for) every rule of a signal."""

@@ -29,7 +29,7 @@ from indexer.embedder import Embedder, encode_queries
 from indexer.evidence import RuleVocabulary
 from indexer.index import VectorIndex, bm25_rows, build_bm25
 from indexer.question import Question, QuestionReader
-from indexer.rulescores import RuleScores, scores_of
+from indexer.rulescores import RowGroups, RuleScores, scores_of
 from indexer.rulescores import best as _best
 from indexer.rulescores import top as _top
 from indexer.scoring import Calibration, CalibrationError, load_calibration
@@ -140,6 +140,12 @@ class Searcher:
         self._rule_number = {rule: i for i, rule in enumerate(self._rules)}
         self._row_rule_ix = np.array([self._rule_number[r] for r in self._row_rule], dtype=np.int64)
         self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
+        # A flat index scores every row: its rows grouped by rule, text and key rows apart,
+        # so each rule's best row is found by one pass over them (`_every_row`).
+        self._row_groups = ({kind: RowGroups(np.flatnonzero(self._row_is_key == (kind == "ask")),
+                                             self._row_rule_ix, self._rules, self._rule_number)
+                             for kind in ("text", "ask")}
+                            if index.manifest.get("index_type", "flat") == "flat" else None)
         # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
         self._keyless = frozenset(self._row_rule) - {
             rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
@@ -230,11 +236,13 @@ class Searcher:
         best over its search keys, and its share of the question's KEY_NEIGHBOURS nearest keys
         (a question like the ones a ruling answers finds several of that ruling's keys)."""
         qvec = encode_queries(self.embedder, [q.body])
-        # A flat index is scanned whole anyway: every row. An ANN index is asked for enough
-        # neighbours for every version and key of the top rulings (all rows would turn it back
-        # into a full scan).
-        exact = self.index.manifest.get("index_type", "flat") == "flat"
-        scores, rows = self.index.search(qvec, len(self._row_rule) if exact else DENSE_CANDIDATES)
+        if self._row_groups is not None:
+            # A flat index is scanned whole anyway: every row is scored, in row order.
+            text, keys, votes = self._every_row(self.index.all_scores(qvec[0]), allowed)
+            return text, self._with_keyless(text, keys), votes
+        # An ANN index is asked for enough neighbours for every version and key of the top
+        # rulings (all rows would turn it back into a full scan).
+        scores, rows = self.index.search(qvec, DENSE_CANDIDATES)
         rows, scores = rows[0], scores[0]
         found = rows >= 0
         rows, scores = rows[found], scores[found]
@@ -247,10 +255,18 @@ class Searcher:
         key_rows = np.flatnonzero(keep & is_key)
         text = self._by_rule(rule[text_rows], scores[text_rows], first=True)
         keys = self._by_rule(rule[key_rows], scores[key_rows], first=True)
+        return text, self._with_keyless(text, keys), self._votes(rule[key_rows[:KEY_NEIGHBOURS]])
+
+    def _votes(self, nearest_key_rules: np.ndarray) -> dict[str, float]:
+        """Each rule's share of the question's nearest keys (their rule numbers, nearest first)."""
         votes: dict[str, float] = {}
-        for ix in rule[key_rows[:KEY_NEIGHBOURS]].tolist():
+        for ix in nearest_key_rules.tolist():
             rid = self._rules[ix]
             votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+        return votes
+
+    def _with_keyless(self, text: Mapping[str, float], keys: Mapping[str, float]) -> Mapping[str, float]:
+        """`keys`, with each keyless rule that `text` scores given its text score."""
         if self.use_keys and len(self._keyless_ix) and isinstance(text, RuleScores) and \
                 np.isin(self._keyless_ix, text.rule_numbers(), assume_unique=True).any():
             # A keyless rule is matched by its texts in both places: it is not outranked for
@@ -259,7 +275,21 @@ class Searcher:
             keys = dict(keys.items())
             for rid in self._keyless.intersection(text):
                 keys.setdefault(rid, text[rid])
-        return text, keys, votes
+        return keys
+
+    def _every_row(self, scores: np.ndarray, allowed: frozenset[str]
+                   ) -> tuple[Mapping[str, float], Mapping[str, float], dict[str, float]]:
+        """`dense`'s three signals from a flat index's cosines of every row (row order), equal
+        to those of its search sorted best first: FAISS lists equal cosines by descending row,
+        so a rule's first row there is its best, the highest-numbered among equals."""
+        allowed_mask = self._allowed_mask(allowed)
+        text = self._row_groups["text"].best_per_rule(scores, allowed_mask)
+        if not self.use_keys:
+            return text, {}, {}
+        key_groups = self._row_groups["ask"]
+        keys = key_groups.best_per_rule(scores, allowed_mask)
+        return text, keys, self._votes(self._row_rule_ix[key_groups.nearest(scores, allowed_mask,
+                                                                            KEY_NEIGHBOURS)])
 
     def lexical(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], dict[str, float]]:
         """Best BM25 score per rule over its texts and over its keys, in the asker's language."""

@@ -226,7 +226,8 @@ def build(ctx, quiet):
     """Build or update the search index (re-embeds only changed records)."""
     from indexer.archive import load_archive
     from indexer.embedder import load_embedder, model_setting
-    from indexer.index import archive_cache_path, build_index
+    from indexer.index import build_index
+    from indexer.record_cache import archive_cache_path
     # Fills the parsed-archive cache too: the service's start after this build parses nothing.
     archive = load_archive(ctx.obj["archive"], cache=archive_cache_path(ctx.obj["index"]))
     embedder = load_embedder(ctx.obj["model"] or model_setting())

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 from checker import checks_for
 from indexer.archive import DEFAULT_ARCHIVE, Archive, load_archive
 from indexer.catalogue import Catalogue
-from indexer.index import (DEFAULT_INDEX, MissingIndexError, StaleIndexError, archive_cache_path,
-                           build_index, load_index)
+from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, build_index, load_index
 from indexer.question import QuestionReader
+from indexer.record_cache import archive_cache_path
 from indexer.search import OTHER_GAME, Searcher, SearchResult
 from service.api_models import DEFAULT_K, DEFAULT_LIMIT
 from service.computed import cited_by_computation, computed_answer

@@ -12,7 +12,7 @@ import yaml
 
 import indexer.archive as archive_module
 from indexer.archive import check_archive, load_archive
-from indexer.index import archive_cache_path
+from indexer.record_cache import archive_cache_path
 from indexer.record_cache import CACHE_FORMAT
 from service.cli import cli
 from tests.conftest import REPO

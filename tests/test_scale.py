@@ -406,6 +406,44 @@ def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, 
             assert scores_of(got, rules) == {r: got[r] for r in rules if r in got}
 
 
+@pytest.mark.parametrize("use_keys", [True, False])
+def test_dense_signals_over_every_row_order_equal_cosines_as_the_sorted_search(
+        generated_search, tmp_path, use_keys):
+    """A flat index's rows are scored in row order and grouped per rule (Searcher._every_row);
+    rulings sharing texts and keys tie exactly, and their order must still be the sorted
+    search's (FAISS lists equal cosines by descending row)."""
+    import numpy as np
+
+    from indexer.index import build_index
+    from indexer.scoring import Calibration
+    from indexer.search import Searcher
+    from tests.fakes import FakeEmbedder
+
+    archive, _index, asked = generated_search
+    records = dict(archive.records)
+    ids = list(records)
+    for source, copy in zip(ids[400:460], ids[460:520]):   # same words, other rulings
+        records[copy] = records[copy].model_copy(update={
+            field: getattr(records[source], field) for field in
+            ("lang", "title", "context_label", "context", "text", "translations", "asks")})
+    tied = type(archive)(archive.root, records, archive.games, archive.other_games)
+    index, _ = build_index(tied, FakeEmbedder(), tmp_path / "index", show_progress=False)
+    assert len(np.unique(np.asarray(index.vectors), axis=0)) < len(index.vectors)  # ties exist
+    searcher = Searcher(tied, index, FakeEmbedder(), Calibration.neutral(), use_keys=use_keys)
+    assert searcher._row_groups is not None    # the flat path
+    questions = asked[:40] + [records[rid].text for rid in ids[400:430]]
+    tied = 0
+    for text in questions:
+        q = searcher.analyse(text)
+        allowed = searcher.allowed(q)
+        dense = searcher.dense(q, allowed)
+        reference = _reference_dense(searcher, q, allowed)
+        assert [list(d.items()) for d in dense] == [list(d.items()) for d in reference], text
+        values = list(dense[0].values())
+        tied += len(set(values)) < len(values)
+    assert tied == len(questions)   # not vacuous: the copies' cosines tie in every question
+
+
 def test_one_question_is_searched_on_one_thread_and_the_setting_restored():
     """A flat index of 10,000+ rows: one question is scored on one OpenMP thread (the same
     rows and scores as a batch of one on one thread), and the caller's thread count is kept."""
