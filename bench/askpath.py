@@ -1,6 +1,6 @@
 """The ask path at scale: everything but the question's embedding, on synthetic archives.
 
-    python -m bench.askpath [--sizes 1000,10000,100000] [--profile 100000]
+    python -m bench.askpath [--sizes 1000,10000,100000] [--profile 100000] [--out FILE]
 
 Each size is a generated archive (no model anywhere): rulings in the seven languages whose
 texts, titles and search keys are drawn from the real archive's words in that language, card
@@ -257,6 +257,33 @@ def run_askpath(sizes=SIZES, questions_per_size: dict[int, int] | None = None) -
     with tempfile.TemporaryDirectory(prefix="rulings-askpath-") as tmp:
         for n in sizes:
             out["rows"].append(measure(n, per.get(n, 300 if n < 100_000 else 200), Path(tmp)))
+    return _with_targets(out)
+
+
+def run_askpath_apart(sizes=SIZES) -> dict:
+    """`run_askpath`, each size in a fresh process (``python -m bench.askpath --sizes N``), as
+    a service starts: not in the bench's own, which by then holds the torch model and every
+    earlier section's objects (its garbage collector walks them all through a start's
+    allocations)."""
+    import subprocess
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="rulings-askpath-") as tmp:
+        for n in sizes:
+            result = Path(tmp) / f"askpath-{n}.json"
+            # Its progress lines go to this run's stderr, as the in-process sections' do.
+            done = subprocess.run([sys.executable, "-m", "bench.askpath", "--sizes", str(n),
+                                   "--out", str(result)], cwd=REPO, stdout=subprocess.DEVNULL)
+            if done.returncode != 0:
+                raise RuntimeError(f"bench.askpath --sizes {n} exited {done.returncode} (its "
+                                   f"output is above)")
+            rows += json.loads(result.read_text())["rows"]
+    out = {"target_non_model_p50_ms": TARGET_P50_MS, "target_start_s": TARGET_START_S,
+           "passages_per_ruling": 4, "fresh_process_per_size": True, "rows": rows}
+    return _with_targets(out)
+
+
+def _with_targets(out: dict) -> dict:
     big = [r for r in out["rows"] if r["rulings"] == TARGET_SIZE]
     if big:
         out["target_p50_met"] = big[0]["non_model_ask_ms"]["p50"] <= TARGET_P50_MS
@@ -276,7 +303,9 @@ def render(a: dict) -> list[str]:
            "and hashed; its records from the parsed-archive cache the build left beside the index) "
            "+ load the index + build the searcher. Cold start = the same with the archive parsed and "
            "validated from YAML (the build's own load, writing that cache; a start with no cache or "
-           "after every file changed).", "",
+           "after every file changed). "
+           + ("Each size is measured in a fresh process, as a service starts."
+              if a.get("fresh_process_per_size") else "Every size is measured in one process."), "",
            "| rulings | passages | index | non-model ask p50 ms | p99 ms | card lookup p50 ms | "
            "start s (archive / index / searcher) | cold start s (archive from YAML) | "
            "RSS after start MiB |",
@@ -306,11 +335,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=0, help="questions per size (0: default)")
     parser.add_argument("--profile", type=int, default=0,
                         help="profile the asks at this size with pyinstrument instead")
+    parser.add_argument("--out", type=Path, help="write the figures (JSON) to this file instead")
     args = parser.parse_args(argv)
     sizes = tuple(int(s) for s in args.sizes.split(","))
     if args.profile:
         return profile(args.profile, args.questions or 200)
     result = run_askpath(sizes, {n: args.questions for n in sizes} if args.questions else None)
+    if args.out:
+        from indexer.files import write_atomic
+
+        write_atomic(args.out, json.dumps(result, indent=1).encode())
+        return 0
     print(json.dumps(result, indent=1))
     print("\n".join(render(result)))
     return 0

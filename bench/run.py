@@ -81,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         report["monster"] = run_monster_bench()
         log(f"monster solver: worst median {report['monster']['worst_median_s']} s")
     if "askpath" in sections:
-        from bench.askpath import run_askpath
-        report["askpath"] = run_askpath(tuple(int(x) for x in args.askpath_sizes.split(",")))
+        from bench.askpath import run_askpath_apart
+        report["askpath"] = run_askpath_apart(tuple(int(x) for x in args.askpath_sizes.split(",")))
     if "scale" in sections:
         from bench.scale import run_scale
         report["scale"] = run_scale(embedder, budget_s=left() - 20,
