@@ -15,8 +15,9 @@ from YAML as ``rulings build`` loads it, filling the parsed-archive cache beside
 (timed: the cold load); then the service's start is timed as it is after that build (load the
 archive, its records from that cache; load the index; build the searcher: what the engine and
 ``open_searcher`` do, without a model), and beside it the cold start (the same with the cold
-load: a start with no cache, or after every file changed); then questions (the real dev / own question sets, and generated ones
-naming a card, a misspelt card or an item number) are asked through ``Searcher.search`` and
+load: a start with no cache, or after every file changed); then questions (the real dev / own
+question sets, and generated ones naming a card, a misspelt card or an item number) are asked
+through ``Searcher.search`` and
 the time spent in the embedder is subtracted from each: the non-model cost of an ask. The card
 lookup (``CardLookup.match_folded``) is timed on its own too.
 """
@@ -252,12 +253,9 @@ def measure(n: int, n_questions: int, workdir: Path) -> dict:
 def run_askpath(sizes=SIZES, questions_per_size: dict[int, int] | None = None) -> dict:
     """Every size's figures, beside the targets."""
     per = questions_per_size or {}
-    out: dict = {"target_non_model_p50_ms": TARGET_P50_MS, "target_start_s": TARGET_START_S,
-                 "passages_per_ruling": 4, "rows": []}
     with tempfile.TemporaryDirectory(prefix="rulings-askpath-") as tmp:
-        for n in sizes:
-            out["rows"].append(measure(n, per.get(n, 300 if n < 100_000 else 200), Path(tmp)))
-    return _with_targets(out)
+        rows = [measure(n, per.get(n, 300 if n < 100_000 else 200), Path(tmp)) for n in sizes]
+    return _with_targets(rows)
 
 
 def run_askpath_apart(sizes=SIZES) -> dict:
@@ -278,13 +276,14 @@ def run_askpath_apart(sizes=SIZES) -> dict:
                 raise RuntimeError(f"bench.askpath --sizes {n} exited {done.returncode} (its "
                                    f"output is above)")
             rows += json.loads(result.read_text())["rows"]
+    return _with_targets(rows, fresh_process_per_size=True)
+
+
+def _with_targets(rows: list[dict], **about) -> dict:
+    """The sizes' rows beside the targets, and whether the 100k row meets them."""
     out = {"target_non_model_p50_ms": TARGET_P50_MS, "target_start_s": TARGET_START_S,
-           "passages_per_ruling": 4, "fresh_process_per_size": True, "rows": rows}
-    return _with_targets(out)
-
-
-def _with_targets(out: dict) -> dict:
-    big = [r for r in out["rows"] if r["rulings"] == TARGET_SIZE]
+           "passages_per_ruling": 4, **about, "rows": rows}
+    big = [r for r in rows if r["rulings"] == TARGET_SIZE]
     if big:
         out["target_p50_met"] = big[0]["non_model_ask_ms"]["p50"] <= TARGET_P50_MS
         out["target_start_met"] = big[0]["start_s"]["total"] <= TARGET_START_S

@@ -51,7 +51,7 @@ class NameIndex:
     Counts are of distinct bigrams, less the name's repeated ones; each bound is rounded toward
     admitting more names. A chunk's bigrams are among the whole text's, so a name passing in
     some chunk passes on the whole text: that one count per bucket picks the few names whose
-    chunks are then counted, each against its own bigrams (``_strong_in_a_chunk``).
+    chunks are then counted, each against its own bigrams (``_in_a_chunk``).
     """
 
     EXACT_UP_TO = 8

@@ -23,8 +23,9 @@ CALIBRATION_FILE = REPO_ROOT / "indexer" / "calibration.json"
 # and only those that helped there are weighed by the served models.
 #: Per candidate rule: what the reranker weighs: the cosines to its texts and to its search
 #: keys, whether a computation of the question cites it, whether it is the ruling of the
-#: particular case that computation met (`computed_case`: a clarification, erratum or edge
-#: case it cites, shared out when it cites several), and the second look at close rulings
+#: particular case that computation met (`computed_case`: a clarification or edge case it
+#: cites, not the rulebook's procedure nor an erratum; shared out when it cites several), and
+#: the second look at close rulings
 #: (`distinct`: the share of the question's words it holds and its nearest rival does not).
 RERANK_FEATURES = ("dense_text", "dense_keys", "computed_cites", "computed_case", "distinct")
 #: For the best candidate: what the answer model weighs.

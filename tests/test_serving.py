@@ -49,6 +49,18 @@ def test_long_get_question_gets_the_apps_json_422(live_server, question):
     assert "too long" in error["message"] and str(len(question)) in error["message"]
 
 
+def _wait_for(pid: int, failure: str) -> int:
+    """The exit status of the forked child `pid`; killed and `failure` reported if it hangs."""
+    for _ in range(600):  # a hang, not a speed: give up only after a minute
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    pytest.fail(failure)
+
+
 @pytest.mark.slow
 def test_worker_exit_hook_ends_a_forked_worker_with_its_status(embedder):
     """A forked worker of a process holding an ONNX Runtime session hung in its C++ exit
@@ -60,15 +72,7 @@ def test_worker_exit_hook_ends_a_forked_worker_with_its_status(embedder):
             sys.exit(3)
         finally:
             exit_worker_now(None, None)
-    for _ in range(600):  # a hang, not a speed: give up only after a minute
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        pytest.fail("the forked worker did not exit")
+    status = _wait_for(pid, "the forked worker did not exit")
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3
 
 
@@ -88,14 +92,6 @@ def test_language_detector_loaded_before_the_fork_works_in_a_forked_worker():
         finally:
             os._exit(0)
     os.close(write)
-    for _ in range(600):  # a hang, not a speed: give up only after a minute
-        done, _status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        pytest.fail("the forked worker did not answer")
+    _wait_for(pid, "the forked worker did not answer")
     assert os.read(read, 100).decode() == "nl,es"
     os.close(read)
