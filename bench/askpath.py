@@ -87,8 +87,8 @@ def _name(rnd: random.Random, words: int) -> str:
 
 def _vocabulary(real) -> dict[str, list[str]]:
     """The real archive's words per language (texts and search keys)."""
-    from indexer.archive import LANGUAGES
-    from indexer.index import passage_text
+    from indexer.archive.schema import LANGUAGES
+    from indexer.search.passages import passage_text
 
     out = {}
     for lang in LANGUAGES:
@@ -102,7 +102,8 @@ def _vocabulary(real) -> dict[str, list[str]]:
 
 def synthetic_archive(n: int, seed: int = 0):
     """An Archive of `n` generated rulings with the real archive's games (see the module doc)."""
-    from indexer.archive import LANGUAGES, Archive, CardRef, Citation, Ruling, Translation, load_archive
+    from indexer.archive.schema import LANGUAGES, Archive, CardRef, Citation, Ruling, Translation
+    from indexer.archive.load import load_archive
 
     real = load_archive()
     vocab = _vocabulary(real)
@@ -157,7 +158,7 @@ def write_archive(archive, root: Path) -> None:
 def questions(archive, count: int, seed: int = 1) -> list[str]:
     """Real questions (dev and own sets) and generated ones naming a card (some misspelt) or
     an item; `count` in all."""
-    from indexer.evaluate import load_questions
+    from indexer.search.evaluate import load_questions
 
     real = [q.q for path in QUESTION_SETS if path.exists() for q in load_questions(path)]
     rnd = random.Random(seed)
@@ -179,10 +180,10 @@ def questions(archive, count: int, seed: int = 1) -> list[str]:
 
 def measure(n: int, n_questions: int, workdir: Path) -> dict:
     """Start time, RSS and non-model ask figures for one size."""
-    from indexer.archive import load_archive
-    from indexer.index import build_index, load_index
-    from indexer.record_cache import archive_cache_path
-    from indexer.search import Searcher
+    from indexer.archive.load import load_archive
+    from indexer.search.index import build_index, load_index
+    from indexer.archive.record_cache import archive_cache_path
+    from indexer.search.searcher import Searcher
     from indexer.text import fold
 
     row: dict = {"rulings": n}
@@ -354,8 +355,8 @@ def profile(n: int, n_questions: int) -> int:
     """pyinstrument's view of the asks (and of the start) at one size, printed as text."""
     from pyinstrument import Profiler
 
-    from indexer.index import build_index
-    from indexer.search import Searcher
+    from indexer.search.index import build_index
+    from indexer.search.searcher import Searcher
 
     archive = synthetic_archive(n, seed=n)
     embedder = SyntheticEmbedder()

@@ -51,7 +51,7 @@ def timed_variants(served: dict[str, object], model: str) -> dict[str, object]:
     on every core, torch's own setting, for a like-for-like single-process comparison."""
     import torch
 
-    from indexer.embedder import OnnxEmbedder
+    from indexer.model.embedder import OnnxEmbedder
 
     cores = os.cpu_count() or 1
     out = {f"torch ({n} threads)": TorchThreads(served["torch"], n)
@@ -88,7 +88,7 @@ def question_latency(embedders: dict[str, object], questions: list[str], rounds:
 
 def cosines_to_torch(embedders: dict[str, object], questions: list[str],
                      passages: list[str]) -> dict[str, dict]:
-    from indexer.embedder import encode_passages
+    from indexer.model.embedder import encode_passages
 
     reference = np.vstack([embedders["torch"].encode(["query: " + q for q in questions]),
                            encode_passages(embedders["torch"], passages)])
@@ -105,9 +105,9 @@ def cosines_to_torch(embedders: dict[str, object], questions: list[str],
 
 def retrieval(archive, embedder, folder: Path) -> dict:
     """The index built with `embedder`, then eval figures on both question files."""
-    from indexer.evaluate import evaluate, load_questions
-    from indexer.index import build_index
-    from indexer.search import Searcher
+    from indexer.search.evaluate import evaluate, load_questions
+    from indexer.search.index import build_index
+    from indexer.search.searcher import Searcher
 
     t = time.perf_counter()
     index, _ = build_index(archive, embedder, folder, show_progress=False)
@@ -122,14 +122,14 @@ def retrieval(archive, embedder, folder: Path) -> dict:
 
 def run_backends(archive=None, model: str | None = None) -> dict:
     """Every figure of the choice, measured in this run."""
-    from indexer.archive import load_archive
-    from indexer.evaluate import load_questions
-    from indexer.embedder import model_setting
-    from indexer.index import passage_text
+    from indexer.archive.load import load_archive
+    from indexer.search.evaluate import load_questions
+    from indexer.model.embedder import model_setting
+    from indexer.search.passages import passage_text
 
     archive = archive or load_archive()
     model = model or model_setting()
-    from indexer.embedder import load_embedder
+    from indexer.model.embedder import load_embedder
 
     embedders = {b: load_embedder(model, b) for b in BACKENDS}
     questions = [q.q for q in load_questions(DEV_SET)]

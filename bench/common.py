@@ -101,5 +101,5 @@ class CachingEmbedder:
 
 
 def load_dev_questions():
-    from indexer.evaluate import load_questions
+    from indexer.search.evaluate import load_questions
     return load_questions(DEV_SET)

@@ -22,7 +22,7 @@ from bench.common import REPO, load_dev_questions, log, percentiles
 
 def in_process(engine, repetitions: int = 3) -> dict:
     """ask and bare embedding interleaved question by question (same load for both)."""
-    from indexer.search import Signals
+    from indexer.search.searcher import Signals
 
     base = [q.q for q in load_dev_questions()]
     emb = engine.searcher.embedder
@@ -219,7 +219,7 @@ def bare_torch_ms(questions: list[str]) -> dict:
     import torch
 
     from bench.backends import TorchThreads
-    from indexer.embedder import SentenceEmbedder, model_setting
+    from indexer.model.embedder import SentenceEmbedder, model_setting
 
     torch_embedder = SentenceEmbedder(model_setting())
     out: dict = {}
@@ -232,7 +232,7 @@ def bare_torch_ms(questions: list[str]) -> dict:
 def bare_onnx_ms(questions: list[str]) -> dict:
     """One question at a time through the served backend's session at one thread, as each
     worker runs it (one worker per core): the cost a request cannot go below."""
-    from indexer.embedder import OnnxEmbedder, model_setting
+    from indexer.model.embedder import OnnxEmbedder, model_setting
 
     return _one_at_a_time_ms(OnnxEmbedder(model_setting(), threads=1, cache_size=0), questions)
 
@@ -286,8 +286,8 @@ def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
     # any HTTP, search or client cost.
     cores = os.cpu_count() or 1
     floor_ms = round(8 * onnx_one_core["p50"] / cores, 2)
-    from indexer.embedder import backend_setting
-    from service.wsgi import web_threads, web_workers
+    from indexer.model.embedder import backend_setting
+    from service.http.wsgi import web_threads, web_workers
     return {"server": f"rulings serve (gunicorn gthread, {web_workers()} workers x {web_threads()} "
                       f"threads, backend {backend_setting()})",
             "endpoint": "GET /v1/ask, every question made unique", "cold_start_to_first_answer_s":
@@ -357,9 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rulings-latency-") as tmp:
         index_dir = args.index
         if index_dir is None:
-            from indexer.archive import load_archive
-            from indexer.embedder import load_embedder
-            from indexer.index import build_index
+            from indexer.archive.load import load_archive
+            from indexer.model.embedder import load_embedder
+            from indexer.search.index import build_index
             index_dir = Path(tmp) / "index"
             build_index(load_archive(), load_embedder(), index_dir, show_progress=False)
         print(json.dumps(http(index_dir, args.requests), indent=1))

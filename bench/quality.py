@@ -3,7 +3,7 @@
 * ``service``: k-fold cross-validation over the shared dev sets and the project's own
   (bench/eval/): the reranker and the answer model are fitted on k-1 folds and measured on
   the held-out one (``indexer.calibrate``), with the ablation of each piece; the in-sample
-  figures of the fit the service ships (indexer/calibration.json) are reported apart.
+  figures of the fit the service ships (indexer/search/calibration.json) are reported apart.
 * ``bm25_baseline``: vanilla bm25s over each record's original title + text (lower-cased
   ``\\w+`` tokens, no stemming, no stop words, no translations), never declines.
 * ``dense_baseline``: the same e5 model over each record's original title + text (no
@@ -19,9 +19,9 @@ import time
 import numpy as np
 
 from bench.common import CachingEmbedder, load_dev_questions, log
-from indexer.embedder import encode_passages, encode_queries
-from indexer.evaluate import evaluate
-from indexer.search import Hit, SearchResult
+from indexer.model.embedder import encode_passages, encode_queries
+from indexer.search.evaluate import evaluate
+from indexer.search.searcher import Hit, SearchResult
 
 TOKEN = re.compile(r"\w+", re.UNICODE)
 
@@ -104,12 +104,12 @@ class DenseBaseline:
 
 def run_quality(archive, embedder, index) -> dict:
     """Held-out figures of the service with its ablation, and the baselines on dev."""
-    from indexer.archive import REPO_ROOT
-    from indexer.calibrate import calibrate
-    from indexer.evaluate import load_questions
-    from indexer.search import Searcher
+    from indexer.paths import REPO_ROOT
+    from indexer.search.calibrate import calibrate
+    from indexer.search.evaluate import load_questions
+    from indexer.search.searcher import Searcher
     from service.computed import cited_by_computation
-    from service.cli import DEFAULT_QUESTION_SETS
+    from indexer.paths import DEFAULT_QUESTION_SETS
 
     emb = CachingEmbedder(embedder)
     t = time.perf_counter()

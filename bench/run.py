@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
 
     report: dict = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "machine": machine(),
                     "versions": versions(), "budget_s": args.budget}
-    from indexer.archive import load_archive
-    from indexer.embedder import load_embedder, model_setting
-    from indexer.index import build_index
+    from indexer.archive.load import load_archive
+    from indexer.model.embedder import load_embedder, model_setting
+    from indexer.search.index import build_index
 
     t = time.perf_counter()
     archive = load_archive()

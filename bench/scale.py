@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from bench.common import log, percentiles, rss_mb
-from indexer.index import choose_index_type, make_faiss_index
+from indexer.search.index import choose_index_type, make_faiss_index
 
 DIM = 384
 N_QUERIES = 100
@@ -163,8 +163,9 @@ def build_throughput(embedder, n_records: int) -> dict:
     import tempfile
     from pathlib import Path
 
-    from indexer.archive import Archive, Citation, Ruling, load_archive
-    from indexer.index import build_index
+    from indexer.archive.schema import Archive, Citation, Ruling
+    from indexer.archive.load import load_archive
+    from indexer.search.index import build_index
 
     real = load_archive()
     words = sorted({w for r in real.records.values() for w in r.text.split() if w.isalpha()})

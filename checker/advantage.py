@@ -26,8 +26,20 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, StrictStr, WithJsonSchema, model_validator
 
-from checker.base import (CheckModel, CheckRequest, CheckResponse, FieldProblem, Int, Step, Text,
-                          by_game, json_schema, parse_request, respond, shown)
+from checker.base import (
+    CheckModel,
+    CheckRequest,
+    CheckResponse,
+    FieldProblem,
+    Int,
+    Step,
+    Text,
+    by_game,
+    json_schema,
+    parse_request,
+    respond,
+    shown,
+)
 
 Mode = Literal["advantage", "disadvantage"]
 Chosen = Literal[0, 1, "ambiguous"]

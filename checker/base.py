@@ -14,8 +14,16 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, ClassVar, Literal, TypeVar
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, Strict,
-                      StrictBool, StrictStr, ValidationError)
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StrictStr,
+    ValidationError,
+)
 from pydantic.json_schema import GenerateJsonSchema
 
 from indexer.errors import InvalidRequest

@@ -21,10 +21,27 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, StrictStr, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    StrictStr,
+    WithJsonSchema,
+    model_validator,
+)
 
-from checker.base import (Bool, CheckRequest, CheckResponse, Int, Step, by_game, json_schema,
-                          parse_request, respond, shown)
+from checker.base import (
+    Bool,
+    CheckRequest,
+    CheckResponse,
+    Int,
+    Step,
+    by_game,
+    json_schema,
+    parse_request,
+    respond,
+    shown,
+)
 
 MAX_MODIFIERS = 30
 _MODIFIER = re.compile(

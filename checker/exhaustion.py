@@ -21,8 +21,16 @@ from typing import Any
 
 from pydantic import Field
 
-from checker.base import (CheckRequest, CheckResponse, Int, Step, by_game, json_schema,
-                          parse_request, respond)
+from checker.base import (
+    CheckRequest,
+    CheckResponse,
+    Int,
+    Step,
+    by_game,
+    json_schema,
+    parse_request,
+    respond,
+)
 
 MAX_CARDS = 99
 NO_GH = "The archive holds no Gloomhaven ruling for this"

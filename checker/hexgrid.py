@@ -32,8 +32,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from checker.hexsight import (EPS_SCALE, Point, Segment, any_point_line, pulled,  # noqa: F401
-                              pulled_corners_line, scaled, segments_touch)
+from checker.hexsight import (  # noqa: F401
+    EPS_SCALE,
+    Point,
+    Segment,
+    any_point_line,
+    pulled,
+    pulled_corners_line,
+    scaled,
+    segments_touch,
+)
 
 Hex = tuple[int, int]
 

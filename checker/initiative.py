@@ -24,8 +24,21 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from checker.base import (Bool, CheckModel, CheckRequest, CheckResponse, FieldProblem, Int, Step,
-                          Text, by_game, json_schema, parse_request, respond, shown)
+from checker.base import (
+    Bool,
+    CheckModel,
+    CheckRequest,
+    CheckResponse,
+    FieldProblem,
+    Int,
+    Step,
+    Text,
+    by_game,
+    json_schema,
+    parse_request,
+    respond,
+    shown,
+)
 
 FigureType = Literal["character", "monster", "summon"]
 MAX_FIGURES = 30

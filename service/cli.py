@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 import click
 
-from indexer.archive import LANGUAGES, check_archive
+from indexer.archive.load import check_archive
+from indexer.archive.schema import LANGUAGES
 from service.terminal import format_computed, format_ruling, format_steps
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ def one_line_errors(func: Callable) -> Callable:
     """Turn every domain error into one clear line: they all carry their own message."""
     @wraps(func)
     def wrapper(*args, **kwargs):
-        from indexer.archive import ArchiveError
+        from indexer.archive.load import ArchiveError
         from indexer.errors import RulingsError
         try:
             return func(*args, **kwargs)
@@ -92,7 +93,7 @@ def cli(ctx: click.Context, archive: Path, index_dir: Path, model: str | None, v
 @one_line_errors
 def ask(ctx, question, game, lang, k, as_json):
     """Answer a rules question with the ruling that answers it (or say none does)."""
-    from service.api_models import AskBody, validated
+    from service.http.models import AskBody, validated
     asked = validated(AskBody, {"question": " ".join(question), "k": k, "game": game, "lang": lang})
     result = _engine(ctx).ask(asked.question, game=asked.game, lang=asked.lang, k=asked.k)
 
@@ -154,12 +155,12 @@ def errata(ctx, card, game, lang, limit, as_json):
 @one_line_errors
 def import_(ctx, files, lang, link, dry_run, as_json):
     """Turn rulebook-excerpt files and FAQ pages into archive records, keeping the files in sources/."""
-    from indexer.archive import load_archive
-    from indexer.importer import import_files
+    from indexer.archive.load import load_archive
+    from indexer.archive.sources.importer import import_files
     archive = load_archive(ctx.obj["archive"])
     embedder = None
     if link:
-        from indexer.embedder import load_embedder, model_setting
+        from indexer.model.embedder import load_embedder, model_setting
         embedder = load_embedder(ctx.obj["model"] or model_setting())
     report = import_files(list(files), archive, lang=lang, dry_run=dry_run, link=link, embedder=embedder)
     linking = report.linking
@@ -224,10 +225,10 @@ def lint(ctx, strict):
 @one_line_errors
 def build(ctx, quiet):
     """Build or update the search index (re-embeds only changed records)."""
-    from indexer.archive import load_archive
-    from indexer.embedder import load_embedder, model_setting
-    from indexer.index import build_index
-    from indexer.record_cache import archive_cache_path
+    from indexer.archive.load import load_archive
+    from indexer.archive.record_cache import archive_cache_path
+    from indexer.model.embedder import load_embedder, model_setting
+    from indexer.search.index import build_index
     # Fills the parsed-archive cache too: the service's start after this build parses nothing.
     archive = load_archive(ctx.obj["archive"], cache=archive_cache_path(ctx.obj["index"]))
     embedder = load_embedder(ctx.obj["model"] or model_setting())
@@ -245,8 +246,8 @@ def build(ctx, quiet):
 @one_line_errors
 def eval_(ctx, questions, out, as_json, failures):
     """Measure hit@1, hit@3, MRR@10 and declines on a question file (dev.yaml format)."""
-    from indexer.archive import write_atomic
-    from indexer.evaluate import evaluate, load_questions
+    from indexer.files import write_atomic
+    from indexer.search.evaluate import evaluate, load_questions
     engine = _engine(ctx)
     items = load_questions(questions)
     report = evaluate(items, lambda q: engine.searcher.search(q, k=10))
@@ -268,15 +269,13 @@ def eval_(ctx, questions, out, as_json, failures):
     _emit(data, as_json, human)
 
 
-DEFAULT_QUESTION_SETS = ("../shared/eval/dev.yaml", "../shared/eval/dev-outside.yaml",
-                         "bench/eval/own.yaml", "bench/eval/own-outside.yaml")
 
 
 @cli.command()
 @click.argument("questions", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to save the calibration [default: indexer/calibration.json].")
+              help="Where to save the calibration [default: indexer/search/calibration.json].")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("build/calibration-report.json"), show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -287,11 +286,11 @@ def calibrate(ctx, questions, folds, out, report, as_json):
 
     QUESTIONS default to the shared dev sets and the project's own (bench/eval/).
     """
-    from indexer.archive import REPO_ROOT, write_atomic
-    from indexer.calibrate import calibrate as run
-    from indexer.evaluate import load_questions
-    from indexer.scoring import CALIBRATION_FILE
-    from indexer.search import Searcher
+    from indexer.files import write_atomic
+    from indexer.paths import CALIBRATION_FILE, DEFAULT_QUESTION_SETS, REPO_ROOT
+    from indexer.search.calibrate import calibrate as run
+    from indexer.search.evaluate import load_questions
+    from indexer.search.searcher import Searcher
     paths = list(questions) or [REPO_ROOT / p for p in DEFAULT_QUESTION_SETS]
     sets = {Path(p).stem: load_questions(p) for p in paths}
     searcher = _engine(ctx).searcher
@@ -324,7 +323,7 @@ def calibrate(ctx, questions, folds, out, report, as_json):
 @one_line_errors
 def serve(ctx, host, port, rebuild, dev):
     """Serve the HTTP API and the page (gunicorn on 127.0.0.1 by default)."""
-    from service.wsgi import serve as run
+    from service.http.wsgi import serve as run
     config = {"ARCHIVE_DIR": str(ctx.obj["archive"]), "INDEX_DIR": str(ctx.obj["index"]),
               "MODEL": ctx.obj["model"], "REBUILD_INDEX": rebuild, "EAGER_LOAD": True}
     run(config, host, port or ctx.obj["settings"].port, dev)
@@ -366,7 +365,7 @@ def discord_(ctx, api_url, public_url, sync):
     """Run the Discord bot (token from DISCORD_TOKEN) against a running API server."""
     if ctx.invoked_subcommand is not None:
         return
-    from service.discord_bot import BotError, run_bot
+    from service.discord.gateway import BotError, run_bot
     settings = ctx.obj["settings"]
     try:
         run_bot(settings.secret("discord_token"), api_url or settings.api_url,
@@ -387,7 +386,7 @@ def discord_register(ctx, dry_run, application_id, guild_id):
     """Send the slash commands (localised names and descriptions) to Discord, or print them."""
     import asyncio
 
-    from service.discord_bot import BotError, command_payloads, register_over_http
+    from service.discord.gateway import BotError, command_payloads, register_over_http
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice here: not worth a line
     from service.engine import Engine
     catalogue = Engine(_settings(ctx)).catalogue

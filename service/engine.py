@@ -18,19 +18,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from checker import checks_for
-from indexer.archive import DEFAULT_ARCHIVE, Archive, load_archive
-from indexer.catalogue import Catalogue
-from indexer.index import DEFAULT_INDEX, MissingIndexError, StaleIndexError, build_index, load_index
-from indexer.question import QuestionReader
-from indexer.record_cache import archive_cache_path
-from indexer.search import OTHER_GAME, Searcher, SearchResult
-from service.api_models import DEFAULT_K, DEFAULT_LIMIT
+from indexer.archive.catalogue import Catalogue
+from indexer.archive.load import load_archive
+from indexer.archive.record_cache import archive_cache_path
+from indexer.archive.schema import Archive
+from indexer.paths import DEFAULT_ARCHIVE, DEFAULT_INDEX
+from indexer.search.index import (
+    MissingIndexError,
+    StaleIndexError,
+    build_index,
+    load_index,
+)
+from indexer.search.question import QuestionReader
+from indexer.search.searcher import OTHER_GAME, Searcher, SearchResult
 from service.computed import cited_by_computation, computed_answer
+from service.http.models import DEFAULT_K, DEFAULT_LIMIT
 from service.presentation import reason_label, ruling_view
 from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
 
 if TYPE_CHECKING:
-    from indexer.embedder import Embedder
+    from indexer.model.embedder import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +61,7 @@ def open_searcher(catalogue: Catalogue, settings: Settings,
                   embedder: Embedder | None = None) -> Searcher:
     """The retriever: the model (or the one given), the index (refused when missing or stale),
     the searcher with the rules checker's evidence."""
-    from indexer.embedder import load_embedder, model_setting
+    from indexer.model.embedder import load_embedder, model_setting
 
     archive = catalogue.archive
     embedder = embedder or load_embedder(settings.model or model_setting())

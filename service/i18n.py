@@ -35,11 +35,11 @@ SERVICE = Path(__file__).resolve().parent
 CATALOGUES = SERVICE / "translations"
 TEMPLATE = CATALOGUES / "messages.pot"
 #: The files whose strings are translated, by extractor.
-PYTHON_SOURCES = ("presentation.py", "embeds.py", "discord_bot.py", "discord_commands.py",
-                  "interactions.py")
-SCRIPT_SOURCES = ("static/app.js", "static/calculators.js", "static/board.js",
-                  "static/board-answer.js")
-TEMPLATE_SOURCES = "templates/*.html"
+PYTHON_SOURCES = ("presentation.py", "discord/embeds.py", "discord/gateway.py",
+                  "discord/commands.py", "discord/interactions.py")
+SCRIPT_SOURCES = ("web/static/app.js", "web/static/calculators.js", "web/static/board.js",
+                  "web/static/board-answer.js")
+TEMPLATE_SOURCES = "web/templates/*.html"
 PYTHON_KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2),
                                    "pgettext": ((1, "c"), 2), "discord_name": None}
 #: Discord names (commands, options) are translated apart from the same words elsewhere.

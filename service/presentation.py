@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from indexer.archive import Ruling
-from service.i18n import N_, _, language_name as catalogue_language_name, ngettext
+from checker.base import GAMES
+from indexer.archive.schema import Ruling
+from service.i18n import N_, _, ngettext
+from service.i18n import language_name as catalogue_language_name
 
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "da": "Dansk",
                                   "it": "Italiano", "de": "Deutsch", "es": "Español",
@@ -43,30 +45,25 @@ DECLINE_REASONS = (
     N_("a ruling answers it closely enough"),
 )
 
-
 def language_name(code: str) -> str:
     """'de' -> 'Deutsch' (a language's name in that language)."""
     return LANGUAGE_NAMES.get(code) or catalogue_language_name(code)
-
 
 def kind_label(kind: str, lang: str = "en") -> str:
     """'edge case' -> 'Edge case' (the badge text), in `lang`."""
     label = KIND_LABELS.get(kind)
     return _(label, lang) if label else kind[:1].upper() + kind[1:]
 
-
 def context_label(label: str | None, lang: str = "en") -> str:
     """'SITUATION' -> 'Situation'; a context without a label is a 'Context'."""
     text = CONTEXT_LABELS.get(label or "CONTEXT")
     return _(text, lang) if text else (label or "").capitalize()
-
 
 def pages_label(pages: list[str], lang: str = "en") -> str | None:
     """['18'] -> 'p. 18'; ['18', '20'] -> 'pp. 18, 20'; [] -> None (abbreviated in `lang`)."""
     if not pages:
         return None
     return ngettext("p. %(pages)s", "pp. %(pages)s", len(pages), lang, pages=", ".join(pages))
-
 
 def citation_parts(cit: dict[str, Any], lang: str = "en") -> list[str]:
     """The citation as short parts: source, pages (or section), author, site, date."""
@@ -75,11 +72,9 @@ def citation_parts(cit: dict[str, Any], lang: str = "en") -> list[str]:
              cit.get("author"), cit.get("site"), cit.get("date")]
     return [str(p) for p in parts if p]
 
-
 def citation_label(cit: dict[str, Any], lang: str = "en") -> str:
     """'Frosthaven FAQ · dwarf74 · boardgamegeek.com · 2026-07-14'."""
     return CITATION_SEPARATOR.join(citation_parts(cit, lang))
-
 
 def display_title(ruling: dict[str, Any], lang: str = "en") -> str:
     """The ruling's title, else its source and pages (rulebook passages have no title)."""
@@ -88,16 +83,13 @@ def display_title(ruling: dict[str, Any], lang: str = "en") -> str:
     parts = citation_parts(ruling["citation"], lang)[:2]
     return ", ".join(parts) if parts else _("Ruling %(id)s", lang, id=ruling["id"])
 
-
 def translation_label(edition_of: str | None, lang: str = "en") -> str:
     """How a translation is labelled: another official edition, or ours."""
     return _(OFFICIAL_EDITION if edition_of else OUR_TRANSLATION, lang)
 
-
 def reason_label(reason: str | None, lang: str = "en") -> str:
     """A decline decision's reason in `lang` (English when the catalogue lacks it)."""
     return _(reason, lang) if reason else ""
-
 
 def page_labels(lang: str) -> dict[str, dict[str, str]]:
     """The fixed label vocabularies in `lang`, for the page to show API results in its own
@@ -108,16 +100,13 @@ def page_labels(lang: str) -> dict[str, dict[str, str]]:
             "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS},
             "check": {check: _(text, lang) for check, text in CHECK_LABELS.items()}}
 
-
 def translation_missing(lang: str) -> str:
     """Why a ruling comes without a translation into `lang`."""
     return f"no translation into {lang} yet"
 
-
 def game_name(game_id: str, names: dict[str, str] | None = None) -> str:
     """A game's display name (from the archive's games), else its id."""
     return (names or {}).get(game_id, game_id)
-
 
 def local_labels(view: dict[str, Any], lang: str) -> dict[str, Any]:
     """`view` (a ruling as the API shows it) with its ``*_local`` labels in `lang`."""
@@ -129,7 +118,6 @@ def local_labels(view: dict[str, Any], lang: str) -> dict[str, Any]:
         tr = view["translation"]
         out["translation"] = dict(tr, label_local=translation_label(tr.get("edition_of"), tr["lang"]))
     return out
-
 
 def ruling_view(rec: Ruling, lang: str | None = None,
                 game_names: dict[str, str] | None = None) -> dict[str, Any]:
@@ -159,13 +147,10 @@ def ruling_view(rec: Ruling, lang: str | None = None,
                 game_name=game_name(rec.game, game_names), language_name=language_name(rec.lang))
     return local_labels(view, lang or "en")
 
-
 def check_games(names: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(id, name) of the games the rules checker computes for, for game choices."""
-    from checker.base import GAMES
 
     return [(gid, game_name(gid, names) if names else gid.title()) for gid in GAMES]
-
 
 def step_citation(rulings: list[str], lang: str = "en") -> str:
     """A checker step's citation for text output: the ids, or that no ruling covers it."""

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from indexer.archive import Archive
-from indexer.catalogue import Catalogue
-from indexer.search import Searcher
+from indexer.archive.catalogue import Catalogue
+from indexer.archive.schema import Archive
+from indexer.search.searcher import Searcher
 
 log = logging.getLogger(__name__)
 

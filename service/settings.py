@@ -16,14 +16,13 @@ from typing import Any
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 
-from indexer.archive import DEFAULT_ARCHIVE, REPO_ROOT
-from indexer.settings import EmbedderSettings, SettingsError
+from indexer.model.settings import EmbedderSettings, SettingsError
+from indexer.paths import DEFAULT_ARCHIVE, DEFAULT_INDEX
 
 __all__ = ["Settings", "SettingsError", "settings_table"]
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
 DEFAULT_BOT_DB = Path("build") / "bot.sqlite3"
-DEFAULT_INDEX = REPO_ROOT / "index"          # as indexer.index.DEFAULT_INDEX, without faiss
 LOOPBACK = "127.0.0.1,::1"
 NONE = "none"                               # the word that empties a list setting
 OFF = "off"

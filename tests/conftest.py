@@ -41,15 +41,15 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def archive():
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     return load_archive(REPO / "rulings")
 
 
 @pytest.fixture(scope="session")
 def embedder():
     """The real model (built by `make model`), loaded once."""
-    from indexer.embedder import load_embedder, model_setting
-    from indexer.model_build import build_model
+    from indexer.model.embedder import load_embedder, model_setting
+    from indexer.model.rebuild.model import build_model
     setting = model_setting()
     if Path(setting).is_absolute() and not Path(setting).exists():
         build_model(Path(setting))
@@ -59,7 +59,7 @@ def embedder():
 @pytest.fixture(scope="session")
 def index_dir(tmp_path_factory, archive, embedder) -> Path:
     """A fresh index of the real archive, built once for the session in a temp folder."""
-    from indexer.index import build_index
+    from indexer.search.index import build_index
     path = tmp_path_factory.mktemp("index") / "index"
     build_index(archive, embedder, path, show_progress=False)
     return path
@@ -73,7 +73,7 @@ def engine(index_dir):
 
 @pytest.fixture(scope="session")
 def app(engine, index_dir):
-    from service.app import create_app
+    from service.http.app import create_app
     app = create_app({"TESTING": True, "INDEX_DIR": str(index_dir)})
     app.extensions["rulings_engine"] = engine  # share the session's engine: one model in memory
     return app
@@ -93,9 +93,9 @@ def fake_embedder():
 @pytest.fixture(scope="session")
 def fake_engine(tmp_path_factory, archive, fake_embedder):
     """The engine over the real archive, with a fake embedder and its index (no model)."""
-    from indexer.index import build_index
-    from indexer.question import QuestionReader
-    from indexer.search import Searcher
+    from indexer.search.index import build_index
+    from indexer.search.question import QuestionReader
+    from indexer.search.searcher import Searcher
     from service.engine import Engine, Settings
     path = tmp_path_factory.mktemp("fake-index") / "index"
     index, _ = build_index(archive, fake_embedder, path, show_progress=False)
@@ -106,7 +106,7 @@ def fake_engine(tmp_path_factory, archive, fake_embedder):
 
 @pytest.fixture(scope="session")
 def fast_app(fake_engine):
-    from service.app import create_app
+    from service.http.app import create_app
     app = create_app({"TESTING": True})
     app.extensions["rulings_engine"] = fake_engine
     return app

@@ -15,8 +15,8 @@ from tests.conftest import REPO
 @pytest.fixture()
 def stale_archive(tmp_path, fake_embedder):
     """A copy of the archive whose fh-clar-10 was edited after the index was built."""
-    from indexer.archive import load_archive
-    from indexer.index import build_index
+    from indexer.archive.load import load_archive
+    from indexer.search.index import build_index
     root = tmp_path / "rulings"
     shutil.copytree(REPO / "rulings", root)
     build_index(load_archive(root), fake_embedder, tmp_path / "index", show_progress=False)
@@ -44,8 +44,8 @@ def test_archive_commands_work_with_a_stale_index_and_no_model(runner, stale_arc
 def test_a_stale_index_refuses_questions_in_one_line(runner, stale_archive):
     root, index = stale_archive
     from tests.fakes import FakeEmbedder
-    from indexer.archive import load_archive
-    from indexer.index import StaleIndexError, load_index
+    from indexer.archive.load import load_archive
+    from indexer.search.index import StaleIndexError, load_index
     with pytest.raises(StaleIndexError, match="is stale"):
         load_index(index, load_archive(root), FakeEmbedder.name)
 
@@ -53,12 +53,12 @@ def test_a_stale_index_refuses_questions_in_one_line(runner, stale_archive):
 def test_every_domain_error_carries_its_status_and_code():
     from checker import UnknownCheck
     from checker.base import CheckInputError
-    from indexer.archive import ArchiveError
-    from indexer.embedder import ModelError
+    from indexer.archive.load import ArchiveError
+    from indexer.model.settings import ModelError
     from indexer.errors import InvalidRequest, NotFound, RulingsError
-    from indexer.evaluate import EvalFileError
-    from indexer.importer import ImportError_
-    from indexer.index import CorruptIndexError, MissingIndexError, StaleIndexError
+    from indexer.search.evaluate import EvalFileError
+    from indexer.archive.sources.formats import ImportError_
+    from indexer.search.index import CorruptIndexError, MissingIndexError, StaleIndexError
     expected = {CheckInputError: 422, InvalidRequest: 422, EvalFileError: 422, ImportError_: 422,
                 NotFound: 404, UnknownCheck: 404, ArchiveError: 503, ModelError: 503,
                 MissingIndexError: 503, CorruptIndexError: 503, StaleIndexError: 503}
@@ -68,7 +68,7 @@ def test_every_domain_error_carries_its_status_and_code():
 
 
 def test_a_domain_error_reaches_http_with_its_own_status(fast_app, monkeypatch):
-    from indexer.index import StaleIndexError
+    from indexer.search.index import StaleIndexError
     engine = fast_app.extensions["rulings_engine"]
 
     def stale(*args, **kwargs):
@@ -89,7 +89,7 @@ def test_405_names_the_allowed_methods(fast_client):
 
 def test_one_citation_line_everywhere(fast_client, runner):
     """The page (server-rendered and JSON), the CLI and the bot show the same citation line."""
-    from service.embeds import ruling_embed
+    from service.discord.embeds import ruling_embed
     ruling = fast_client.get("/v1/rulings/fh-it-1").get_json()
     label = ruling["citation"]["label"]
     assert label.endswith("pp. 18, 20, 34") and ruling["display_title"]
@@ -100,13 +100,13 @@ def test_one_citation_line_everywhere(fast_client, runner):
 
 
 def test_the_page_script_builds_no_citation_of_its_own():
-    script = (REPO / "service" / "static" / "app.js").read_text()
+    script = (REPO / "service" / "web" / "static" / "app.js").read_text()
     assert "citation.label" in script and "display_title" in script
     assert "pp. " not in script and "p. ${" not in script
 
 
 def test_question_is_analysed_once_per_ask(fake_engine, monkeypatch):
-    from indexer.question import QuestionReader
+    from indexer.search.question import QuestionReader
     calls = []
     real = QuestionReader.read
 
@@ -144,7 +144,7 @@ def test_integers_are_json_integers(payload, accepted):
 
 def test_the_openapi_document_comes_from_the_validating_models(fast_client):
     from checker import damage
-    from service.api_models import AskBody
+    from service.http.models import AskBody
     doc = fast_client.get("/openapi.json").get_json()
     schemas = doc["components"]["schemas"]
     assert schemas["DamageRequest"]["properties"] == damage.REQUEST_SCHEMA["properties"]
@@ -155,7 +155,7 @@ def test_the_openapi_document_comes_from_the_validating_models(fast_client):
 
 def test_every_ruling_a_check_cites_is_declared_by_it():
     from checker import CHECKS, check_module, check_rulings
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     ids = set(load_archive(REPO / "rulings").records)
     for name in CHECKS:
         declared = check_rulings()[name]

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from indexer.archive import LANGUAGES, check_archive, load_archive
-from indexer.importer import import_files, normalise_pages, page_refs, parse_file
+from indexer.archive.schema import LANGUAGES
+from indexer.archive.load import check_archive, load_archive
+from indexer.archive.sources.importer import import_files
+from indexer.archive.sources.pages import normalise_pages, page_refs
+from indexer.archive.sources.formats import parse_file
 from service.cli import cli
 from tests.conftest import IDS_FILE, REPO
 
@@ -52,7 +55,7 @@ def test_every_ruling_has_four_to_six_search_keys_in_each_language(archive):
 @pytest.mark.parametrize("rid, game", [("catan-example-1", "catan"), ("wingspan-example-1", "wingspan")])
 def test_search_keys_of_other_games_examples_name_their_game(archive, rid, game):
     """A key must not make a Catan or Wingspan example answer a question naming neither game."""
-    from indexer.archive import fold
+    from indexer.text import fold
     names = [fold(n) for n in (archive.games[game].name, *archive.games[game].aliases)]
     for lang, keys in archive.records[rid].asks.items():
         for key in keys:
@@ -186,7 +189,7 @@ def test_lint_strict_fails_on_a_language_without_search_keys(runner, small_archi
 
 def test_search_keys_survive_a_write(small_archive):
     """record_to_yaml keeps asks: what is written loads back the same."""
-    from indexer.archive import write_record
+    from indexer.archive.write import write_record
     archive = load_archive(small_archive)
     rec = archive.records["fh-errata-09"]
     assert rec.asks["en"], "fh-errata-09 has English search keys"

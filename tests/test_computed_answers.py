@@ -12,7 +12,7 @@ import pytest
 from checker import run_check
 from checker.reader import read_question
 from service.cli import cli
-from service.embeds import answer_embed, fit_embed
+from service.discord.embeds import answer_embed, fit_embed
 from tests.test_reader import ADVANTAGE, DAMAGE, EXHAUSTION, INITIATIVE
 from tests.test_web import ask as ask_on_page
 from tests.test_web import browser_context, page  # noqa: F401  (the browser fixtures)

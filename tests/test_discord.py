@@ -14,10 +14,11 @@ import discord
 import httpx
 import pytest
 
-from service import discord_bot as bot
-from service import discord_commands as dc
+from service.discord import gateway as bot
+from service.discord import commands as dc
 from service import i18n
-from service.discord_bot import LIMITS, ApiError, BotSettings
+from service.discord.embeds import LIMITS
+from service.discord.gateway import ApiError, BotSettings
 
 PUBLIC = "https://rulings.example.org"
 GAMES = [("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven")]
@@ -392,7 +393,7 @@ def test_command_payloads_carry_valid_localisations():
 # -- the per-server default game --------------------------------------------------------------
 
 def test_store_is_created_on_first_write_and_keeps_one_game_per_server(tmp_path):
-    from service.guild_store import GuildSettings
+    from service.discord.guild_store import GuildSettings
     path = tmp_path / "nested" / "bot.sqlite3"
     store = GuildSettings(path)
     assert store.get_game(1) is None and not path.exists()  # reading creates nothing
@@ -407,7 +408,7 @@ def test_store_is_created_on_first_write_and_keeps_one_game_per_server(tmp_path)
 
 
 def test_store_path_setting(monkeypatch, tmp_path):
-    from service.guild_store import DEFAULT_PATH, GuildSettings
+    from service.discord.guild_store import DEFAULT_PATH, GuildSettings
     monkeypatch.delenv("RULINGS_BOT_DB", raising=False)
     assert GuildSettings().path == DEFAULT_PATH
     monkeypatch.setenv("RULINGS_BOT_DB", str(tmp_path / "x.sqlite3"))
@@ -417,7 +418,7 @@ def test_store_path_setting(monkeypatch, tmp_path):
 def test_a_failed_write_leaves_the_previous_game(tmp_path, monkeypatch):
     import sqlite3
 
-    from service import guild_store
+    from service.discord import guild_store
     store = guild_store.GuildSettings(tmp_path / "bot.sqlite3")
     store.set_game(7, "gloomhaven")
     monkeypatch.setattr(guild_store, "SCHEMA", "CREATE TABLE broken (")  # fails inside the transaction
@@ -427,7 +428,7 @@ def test_a_failed_write_leaves_the_previous_game(tmp_path, monkeypatch):
 
 
 def test_settings_game_and_rule_use_the_server_default(tmp_path):
-    from service.guild_store import GuildSettings
+    from service.discord.guild_store import GuildSettings
     store = GuildSettings(tmp_path / "bot.sqlite3")
     interaction = FakeInteraction(discord.Locale.danish, guild_id=42)
     interaction.response.send_message = lambda content, ephemeral: interaction.events.append(
@@ -457,7 +458,7 @@ def test_settings_game_and_rule_use_the_server_default(tmp_path):
 
 @pytest.mark.parametrize("sync", [False, True])
 def test_commands_are_synced_only_when_asked(sync, tmp_path):
-    from service.guild_store import GuildSettings
+    from service.discord.guild_store import GuildSettings
     assert issubclass(bot.RulingsBot, discord.AutoShardedClient)
     client = bot.RulingsBot(BotSettings(sync=sync), FakeGamesApi(), GuildSettings(tmp_path / "db"))
     synced = []

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from indexer.evaluate import Question, load_questions
+from indexer.search.evaluate import Question, load_questions
 
 REPO = Path(__file__).resolve().parents[1]
 EVAL_DIR = REPO / "bench" / "eval"

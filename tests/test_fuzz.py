@@ -46,7 +46,7 @@ def error_has_documented_shape(ctx, response, case):
 # The schema is loaded at import from an app whose engine is attached later (the engine is only
 # built on the first request that needs it): schemathesis' lazy `from_fixture` loader does not
 # work with this pytest version ('Function' object has no attribute '_nodeid').
-from service.app import create_app  # noqa: E402
+from service.http.app import create_app
 
 _fuzz_app = create_app({"TESTING": True})
 schema = schemathesis.openapi.from_wsgi("/openapi.json", _fuzz_app)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from indexer.archive import check_archive, load_archive
+from indexer.archive.load import check_archive, load_archive
 from service.cli import cli
 from tests.conftest import REPO
 from tests.growth_data import excerpt_file
@@ -91,7 +91,7 @@ def test_dry_run_copies_nothing(runner, archive_copy, tmp_path):
 
 
 def test_a_seed_already_in_sources_is_not_copied(archive_copy):
-    from indexer.importer import import_files
+    from indexer.archive.sources.importer import import_files
     seed = archive_copy / "sources" / "001_577a317efcb73ea3.txt"
     report = import_files([seed], load_archive(archive_copy))
     assert report.copied == [] and report.written == []
@@ -166,8 +166,8 @@ class TableSimilarity:
     (["3"], True, "linked on the page hint"),         # the same margin, pages agree: linked
 ])
 def test_link_decisions(second_pages, linked, note):
-    from indexer.archive import Citation, Ruling
-    from indexer.linking import match_record
+    from indexer.archive.schema import Citation, Ruling
+    from indexer.archive.sources.linking import match_record
 
     def rec(rid, lang, pages, text):
         return Ruling(id=rid, game="gloomhaven", kind="rulebook", lang=lang, text=text,
@@ -186,8 +186,8 @@ def test_link_decisions(second_pages, linked, note):
 
 
 def test_too_few_candidates_is_said_not_guessed():
-    from indexer.archive import Citation, Ruling
-    from indexer.linking import match_record
+    from indexer.archive.schema import Citation, Ruling
+    from indexer.archive.sources.linking import match_record
     one = Ruling(id="gh-da-1", game="gloomhaven", kind="rulebook", lang="da", text="one",
                  citation=Citation(source="test data"))
     new = one.model_copy(update={"id": "gh-de-1", "lang": "de", "text": "neu"})
@@ -196,7 +196,7 @@ def test_too_few_candidates_is_said_not_guessed():
 
 
 def test_calibration_separates_known_links_from_different_rules(archive, embedder):
-    from indexer.linking import LINK_MARGIN, POSSIBLE_MARGIN, calibrate
+    from indexer.archive.sources.linking import LINK_MARGIN, POSSIBLE_MARGIN, calibrate
     cal = calibrate(archive.records, embedder)
     assert len(cal.positives) == 12 and len(cal.negatives) == 80
     assert {(a, b) for a, b, _ in cal.positives} >= {("fh-nl-1", "fh-it-1"), ("fh-it-6", "fh-nl-6")}
@@ -277,7 +277,7 @@ def test_dry_run_reports_the_links_and_writes_nothing(runner, archive_copy, tmp_
 
 # -- 3. imported rulings without our translations ------------------------------------------------
 def test_a_ruling_without_a_translation_says_why():
-    from indexer.archive import Citation, Ruling, Translation
+    from indexer.archive.schema import Citation, Ruling, Translation
     from service.presentation import OFFICIAL_EDITION, ruling_view
     rec = Ruling(id="gh-de-2", game="gloomhaven", kind="rulebook", lang="de", text="Text (S. 28).",
                  citation=Citation(source="test data"), related=["gh-da-1"],
@@ -292,7 +292,7 @@ def test_a_ruling_without_a_translation_says_why():
 
 
 def test_the_api_serves_the_marker(runner, archive_copy, tmp_path):
-    from service.app import create_app
+    from service.http.app import create_app
     source = write_excerpt(tmp_path, "de")
     assert runner.invoke(cli, ["--archive", str(archive_copy), "import", str(source)]).exit_code == 0
     client = create_app({"TESTING": True, "ARCHIVE_DIR": str(archive_copy),
@@ -307,9 +307,9 @@ def test_the_api_serves_the_marker(runner, archive_copy, tmp_path):
 
 def _engine_over(root: Path, index_dir: Path, tmp: Path):
     """An engine over `root` with its index built beside it (reusing the session index's vectors)."""
-    from indexer.index import build_index
+    from indexer.search.index import build_index
     from service.engine import Engine, Settings
-    from indexer.embedder import load_embedder, model_setting
+    from indexer.model.embedder import load_embedder, model_setting
     index = tmp / "index"
     shutil.copytree(index_dir, index)
     build_index(load_archive(root), load_embedder(model_setting()), index, show_progress=False)
@@ -381,9 +381,9 @@ def test_a_linked_ruling_is_found_from_every_language(grown_engine, lang):
 @pytest.fixture()
 def fake_served(archive_copy, tmp_path, fake_embedder):
     """An engine over a copy of the archive and a fake embedder's index, checking every 0.1 s."""
-    from indexer.index import build_index
-    from indexer.question import QuestionReader
-    from indexer.search import Searcher
+    from indexer.search.index import build_index
+    from indexer.search.question import QuestionReader
+    from indexer.search.searcher import Searcher
     from service.engine import Engine, Settings
     index_path = tmp_path / "index"
     archive = load_archive(archive_copy)
@@ -408,7 +408,7 @@ def test_a_rebuilt_index_is_switched_to_whole_under_load(runner, fake_served, tm
     import threading
 
     from indexer.errors import NotFound
-    from indexer.index import build_index
+    from indexer.search.index import build_index
     engine, root, index_path = fake_served
     before = engine.health()
     with pytest.raises(NotFound):
@@ -448,8 +448,8 @@ def test_a_build_that_does_not_load_keeps_the_previous_one(fake_served, tmp_path
     keeps serving what it has, and switches at the next good build."""
     import logging
 
-    from indexer.importer import import_files
-    from indexer.index import build_index
+    from indexer.archive.sources.importer import import_files
+    from indexer.search.index import build_index
     engine, root, index_path = fake_served
     before = engine.health()["passages"]
     elsewhere = tmp_path / "elsewhere"

@@ -95,7 +95,7 @@ def test_labels_in_each_language():
 
 def test_every_decline_reason_is_in_the_catalogues():
     """The reasons search gives are the ones presentation translates."""
-    from indexer.search import REASONS
+    from indexer.search.searcher import REASONS
     assert set(REASONS) == set(DECLINE_REASONS)
     for lang in TRANSLATED:
         for reason in REASONS:

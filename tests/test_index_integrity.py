@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexer.index import CorruptIndexError, StaleIndexError, build_index, load_index
+from indexer.search.index import CorruptIndexError, StaleIndexError, build_index, load_index
 
 pytestmark = pytest.mark.slow
 
@@ -56,7 +56,7 @@ def edit_record(root: Path, suffix: str = " (edited)") -> str:
 @pytest.fixture(scope="module")
 def small(tmp_path_factory, archive, embedder):
     """(archive folder, built index folder) of the small archive, built once for the module."""
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     root = copy_archive(archive, tmp_path_factory.mktemp("small") / "rulings")
     index = tmp_path_factory.mktemp("small-index") / "index"
     build_index(load_archive(root), embedder, index, show_progress=False)
@@ -82,7 +82,7 @@ def reseal(folder: Path, name: str) -> None:
 
 
 def refused_by_service(small, index: Path, error: type, fragment: str) -> None:
-    from service.app import create_app
+    from service.http.app import create_app
     with pytest.raises(error) as info:
         create_app({"TESTING": True, "ARCHIVE_DIR": str(small[0]), "INDEX_DIR": str(index),
                     "EAGER_LOAD": True})
@@ -91,7 +91,7 @@ def refused_by_service(small, index: Path, error: type, fragment: str) -> None:
 
 
 def test_intact_index_loads(small, index_copy, embedder):
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     idx = load_index(index_copy, load_archive(small[0]), embedder.name)
     assert idx.faiss_index.ntotal == len(idx.passages) == len(idx.vectors) > N_RECORDS
 
@@ -174,7 +174,7 @@ def test_manifest_not_json(small, index_copy):
 
 # -- staleness ----------------------------------------------------------------------------
 def test_stale_index_after_archive_edit(small, index_copy, tmp_path, embedder):
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     root = tmp_path / "rulings"
     shutil.copytree(small[0], root)
     edit_record(root)
@@ -196,7 +196,7 @@ class Boom(Exception):
 
 
 def test_build_failing_after_embedding_keeps_previous(small, index_copy, tmp_path, embedder):
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     root = tmp_path / "rulings"
     shutil.copytree(small[0], root)
     edit_record(root)
@@ -215,7 +215,7 @@ def test_build_failing_after_embedding_keeps_previous(small, index_copy, tmp_pat
 
 def test_build_killed_with_sigkill_keeps_previous(small, index_copy, tmp_path, embedder):
     """A real `rulings build` killed with SIGKILL while it embeds: the old index stays."""
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     root = tmp_path / "rulings"
     shutil.copytree(small[0], root)
     edit_record(root)
@@ -253,7 +253,7 @@ def test_build_killed_with_sigkill_keeps_previous(small, index_copy, tmp_path, e
 
 
 def test_backup_left_by_a_build_dying_between_renames_is_restored(small, index_copy, embedder):
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     backup = index_copy.with_name(f".{index_copy.name}.old")
     os.replace(index_copy, backup)
     load_index(index_copy, load_archive(small[0]), embedder.name)
@@ -262,14 +262,14 @@ def test_backup_left_by_a_build_dying_between_renames_is_restored(small, index_c
 
 # -- incremental update -------------------------------------------------------------------
 def test_update_reembeds_only_the_changed_record(small, index_copy, tmp_path, embedder):
-    from indexer.archive import load_archive
+    from indexer.archive.load import load_archive
     root = tmp_path / "rulings"
     shutil.copytree(small[0], root)
     old = load_index(index_copy)
     rid = edit_record(root)
     archive = load_archive(root)
     # Every passage of the changed record: its seven language versions and its search keys.
-    from indexer.index import record_passages
+    from indexer.search.passages import record_passages
     n_changed = len(record_passages(archive.records[rid]))
     new, stats = build_index(archive, embedder, index_copy, show_progress=False)
     assert stats["changed_records"] == 1

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from nacl.signing import SigningKey
 
-from service import interactions as ix
+from service.discord import interactions as ix
 
 SIGNING = SigningKey.generate()
 PUBLIC_KEY = SIGNING.verify_key.encode().hex()
@@ -20,7 +20,7 @@ URL = "/discord/interactions"
 
 def make_app(engine, tmp_path, monkeypatch):
     """The app with the endpoint on, over `engine`; the follow-ups it sends are recorded."""
-    from service.app import create_app
+    from service.http.app import create_app
     monkeypatch.setenv("RULINGS_BOT_DB", str(tmp_path / "bot.sqlite3"))
     monkeypatch.delenv("DISCORD_PUBLIC_KEY", raising=False)
     followups: list[tuple[str, str, dict]] = []
@@ -82,7 +82,7 @@ def test_without_a_public_key_the_route_is_404(fast_client, monkeypatch):
 
 
 def test_the_key_is_read_from_the_environment(fake_engine, monkeypatch):
-    from service.app import create_app
+    from service.http.app import create_app
     monkeypatch.setenv("DISCORD_PUBLIC_KEY", PUBLIC_KEY)
     app = create_app({"TESTING": True})
     app.extensions["rulings_engine"] = fake_engine
@@ -143,8 +143,8 @@ def test_a_malformed_public_key_fails_closed(discord_app):
 # -- the commands ------------------------------------------------------------------------------
 
 def test_errata_is_a_message_with_the_gateway_bots_embed(discord_app):
-    from service.discord_commands import errata_reply
-    from service.interactions import EngineApi
+    from service.discord.commands import errata_reply
+    from service.discord.interactions import EngineApi
     import asyncio
     res = post(discord_app.test_client(), command("errata", [opt("card", "item 225")], locale="de"))
     assert res.status_code == 200
@@ -202,7 +202,7 @@ def test_bad_options_get_a_message_not_an_error(discord_app):
 
 
 def test_settings_game_then_rule_uses_it(discord_app, monkeypatch):
-    from service.guild_store import GuildSettings
+    from service.discord.guild_store import GuildSettings
     client = discord_app.test_client()
     settings = command("settings", [{"name": "game", "type": 1, "options": [opt("game", "gloomhaven")]}],
                        guild="42", permissions=str(1 << 5), locale="it")
@@ -272,7 +272,7 @@ def test_register_dry_run_prints_the_localised_definitions(runner):
 def test_register_puts_the_same_definitions(monkeypatch):
     import asyncio
 
-    from service import discord_bot as bot
+    from service.discord import gateway as bot
     seen = []
 
     def discord_api(request: httpx.Request) -> httpx.Response:

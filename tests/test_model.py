@@ -30,7 +30,7 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """RULINGS_MODEL, else the repo's built model, else a fresh build."""
     if os.environ.get("RULINGS_MODEL"):
         return Path(os.environ["RULINGS_MODEL"])
-    from indexer.model_build import build_model, is_complete
+    from indexer.model.rebuild.model import build_model, is_complete
 
     if is_complete(REPO_MODEL):
         return REPO_MODEL
@@ -82,7 +82,8 @@ def test_normalisation_map_applied(st_model) -> None:
 @pytest.fixture(scope="session")
 def onnx_model_dir(model_dir: Path) -> Path:
     """The model folder with its ONNX graphs (`make model` exports them; exported here if not)."""
-    from indexer.onnx_export import export_onnx, onnx_complete
+    from indexer.model.rebuild.onnx_export import export_onnx
+    from indexer.model.export_files import onnx_complete
 
     if not onnx_complete(model_dir):
         export_onnx(model_dir)
@@ -90,7 +91,7 @@ def onnx_model_dir(model_dir: Path) -> Path:
 
 
 def _onnx(model_dir: Path, quantised: bool):
-    from indexer.embedder import OnnxEmbedder
+    from indexer.model.embedder import OnnxEmbedder
 
     return OnnxEmbedder(str(model_dir), quantised=quantised, cache_size=0)
 
@@ -132,9 +133,9 @@ def test_onnx_tokenizer_matches_on_every_archive_text_and_question(st_model, onn
                                                                    archive) -> None:
     """The SentencePiece twin gives tokenizers' ids for every text the index embeds (ruling,
     translation, title, search key) and every question of the question sets."""
-    from indexer.archive import REPO_ROOT
-    from indexer.evaluate import load_questions
-    from service.cli import DEFAULT_QUESTION_SETS
+    from indexer.paths import REPO_ROOT
+    from indexer.search.evaluate import load_questions
+    from indexer.paths import DEFAULT_QUESTION_SETS
 
     tokenizer = _onnx(onnx_model_dir, False)._tokenizer
     texts = [q.q for path in DEFAULT_QUESTION_SETS for q in load_questions(REPO_ROOT / path)]
@@ -149,8 +150,8 @@ def test_onnx_tokenizer_matches_on_every_archive_text_and_question(st_model, onn
 
 
 def test_onnx_export_skips_finished_graphs(onnx_model_dir: Path, caplog) -> None:
-    from indexer.onnx_export import export_onnx
+    from indexer.model.rebuild.onnx_export import export_onnx
 
-    with caplog.at_level("INFO", logger="indexer.onnx_export"):
+    with caplog.at_level("INFO", logger="indexer.model.rebuild.onnx_export"):
         export_onnx(onnx_model_dir)
     assert "already built" in caplog.text

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from indexer.embedder import (BACKENDS, ModelError, QueryCache, backend_setting, encode_queries,
-                              normalise_question)
+from indexer.model.settings import BACKENDS, ModelError
+from indexer.model.embedder import QueryCache, backend_setting, encode_queries, normalise_question
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -116,7 +116,7 @@ def test_backend_setting(monkeypatch):
 # -- the backend in the index -----------------------------------------------------------------
 @pytest.fixture()
 def fake_index(tmp_path, archive):
-    from indexer.index import build_index
+    from indexer.search.index import build_index
 
     path = tmp_path / "index"
     build_index(archive, CountingEmbedder("onnx"), path, show_progress=False)
@@ -124,7 +124,7 @@ def fake_index(tmp_path, archive):
 
 
 def test_manifest_records_the_backend_and_a_mismatch_is_refused(fake_index, archive):
-    from indexer.index import StaleIndexError, load_index
+    from indexer.search.index import StaleIndexError, load_index
 
     assert json.loads((fake_index / "manifest.json").read_text())["backend"] == "onnx"
     load_index(fake_index, archive, "counting", backend="onnx")
@@ -135,7 +135,7 @@ def test_manifest_records_the_backend_and_a_mismatch_is_refused(fake_index, arch
 
 
 def test_index_without_backend_field_counts_as_torch(fake_index, archive):
-    from indexer.index import StaleIndexError, load_index
+    from indexer.search.index import StaleIndexError, load_index
 
     manifest = json.loads((fake_index / "manifest.json").read_text())
     del manifest["backend"]
@@ -146,7 +146,7 @@ def test_index_without_backend_field_counts_as_torch(fake_index, archive):
 
 
 def test_vectors_are_reused_only_for_the_same_backend(fake_index, archive):
-    from indexer.index import build_index
+    from indexer.search.index import build_index
 
     _, same = build_index(archive, CountingEmbedder("onnx"), fake_index, show_progress=False)
     assert same["embedded_passages"] == 0 and same["reused_passages"] == same["passages"]
@@ -157,7 +157,7 @@ def test_vectors_are_reused_only_for_the_same_backend(fake_index, archive):
 def test_vectors_of_another_export_are_neither_reused_nor_served(tmp_path, archive):
     """A model exported again (other graphs, same backend name) gives other vectors: the index
     records the export, a build re-embeds for another one and a load refuses it."""
-    from indexer.index import StaleIndexError, build_index, load_index
+    from indexer.search.index import StaleIndexError, build_index, load_index
 
     first = CountingEmbedder("onnx")
     first.export_id = "export-a"
@@ -175,7 +175,7 @@ def test_vectors_of_another_export_are_neither_reused_nor_served(tmp_path, archi
 
 @pytest.mark.slow
 def test_the_onnx_export_id_differs_between_fp32_and_int8(onnx_export_dir):
-    from indexer.onnx_export import export_id
+    from indexer.model.export_files import export_id
 
     ids = {export_id(onnx_export_dir, quantised=q) for q in (False, True)}
     assert len(ids) == 2 and all(len(i) == 16 for i in ids)
@@ -183,7 +183,7 @@ def test_the_onnx_export_id_differs_between_fp32_and_int8(onnx_export_dir):
 
 @pytest.fixture(scope="session")
 def onnx_export_dir(embedder):
-    from indexer.embedder import model_setting
+    from indexer.model.embedder import model_setting
 
     folder = Path(model_setting())
     if not (folder / "onnx" / "export.json").is_file():
@@ -194,7 +194,7 @@ def onnx_export_dir(embedder):
 # -- serving without torch (real model) -------------------------------------------------------
 SERVE_WITHOUT_TORCH = """
 import sys
-from service.app import create_app
+from service.http.app import create_app
 app = create_app({"INDEX_DIR": sys.argv[1], "EAGER_LOAD": True})
 engine = app.extensions["rulings_engine"]
 assert engine.searcher.embedder.backend == sys.argv[2], engine.searcher.embedder.backend
@@ -211,8 +211,8 @@ print("LOADED", loaded)
 def test_serving_with_onnx_imports_no_torch(archive, embedder, index_dir, tmp_path):
     """A fresh process builds the app with an ONNX backend and answers an ask, never importing
     torch, transformers, sentence-transformers or tokenizers (SentencePiece tokenizes)."""
-    from indexer.embedder import load_embedder, model_setting
-    from indexer.index import build_index
+    from indexer.model.embedder import load_embedder, model_setting
+    from indexer.search.index import build_index
 
     if embedder.backend.startswith("onnx"):
         backend, index = embedder.backend, index_dir  # the session's index is an ONNX one
@@ -231,7 +231,7 @@ def test_an_export_without_its_table_is_not_complete(tmp_path):
     """The table follows the graphs, export.json comes last: graphs without them (an
     interrupted export, or one from before the table left the graphs, whose graphs took token
     ids) are exported again."""
-    from indexer.onnx_export import export_path, onnx_complete, onnx_path, pieces_path, table_path
+    from indexer.model.export_files import export_path, onnx_complete, onnx_path, pieces_path, table_path
 
     for path in (onnx_path(tmp_path, quantised=False), onnx_path(tmp_path, quantised=True),
                  pieces_path(tmp_path)):
@@ -245,8 +245,8 @@ def test_an_export_without_its_table_is_not_complete(tmp_path):
 
 
 def test_a_folder_without_its_table_is_refused_in_one_line(tmp_path):
-    from indexer.embedder import OnnxEmbedder
-    from indexer.onnx_export import onnx_path
+    from indexer.model.embedder import OnnxEmbedder
+    from indexer.model.export_files import onnx_path
 
     onnx_path(tmp_path, quantised=False).parent.mkdir(parents=True)
     onnx_path(tmp_path, quantised=False).write_bytes(b"x")

@@ -32,7 +32,7 @@ CLIENT = {"REMOTE_ADDR": "203.0.113.7"}      # a client that is not loopback (do
 @pytest.fixture()
 def make_app(fake_engine):
     """An app over the fake engine with these settings (by environment variable name)."""
-    from service.app import create_app
+    from service.http.app import create_app
 
     def make(**env: str):
         app = create_app({"TESTING": True, "SETTINGS": Settings.load(**env)})
@@ -168,7 +168,7 @@ def test_metrics_count_requests_by_route_and_status(make_app):
 
 
 def test_metrics_count_asks_and_computed_answers(make_app):
-    from service.metrics import observe_ask
+    from service.http.metrics import observe_ask
     app = make_app()
     client = app.test_client()
     before = client.get("/metrics").get_data(as_text=True)
@@ -299,8 +299,8 @@ def test_the_dockerfile_builds_everything_and_runs_as_a_user():
     assert '"torch==2.13.0"' in runs and '-e ".[redis]"' in runs
     # The model and the index are built at image build, with the Makefile's own commands.
     make = (REPO / "Makefile").read_text()
-    assert "-m indexer.model_build --out $(MODEL_DIR)" in make and "-m service.cli build" in make
-    assert "python -m indexer.model_build --out models/multilingual-e5-small" in runs
+    assert "-m indexer.model.rebuild --out $(MODEL_DIR)" in make and "-m service.cli build" in make
+    assert "python -m indexer.model.rebuild --out models/multilingual-e5-small" in runs
     assert "python -m service.cli build" in runs
     for module in re.findall(r"python -m ([\w.]+)", runs):
         assert importlib.util.find_spec(module) is not None, module
@@ -378,7 +378,7 @@ def test_the_readme_documents_running_it():
 def test_the_bot_sends_the_api_key_when_it_is_set(monkeypatch):
     import asyncio
 
-    from service import discord_bot as bot
+    from service.discord import gateway as bot
     seen: list[httpx.Request] = []
 
     def handler(request: httpx.Request) -> httpx.Response:

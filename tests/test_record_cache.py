@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-import indexer.archive as archive_module
-from indexer.archive import check_archive, load_archive
-from indexer.record_cache import archive_cache_path
-from indexer.record_cache import CACHE_FORMAT
+import indexer.archive.load as archive_module
+from indexer.archive.load import check_archive, load_archive
+from indexer.archive.record_cache import archive_cache_path
+from indexer.archive.record_cache import CACHE_FORMAT
 from service.cli import cli
 from tests.conftest import REPO
 
@@ -183,11 +183,11 @@ def test_loads_at_once_leave_a_whole_cache(root, cache, parsed):
 
 
 def test_a_cache_that_cannot_be_written_costs_only_time(root, cache, monkeypatch, caplog):
-    import indexer.record_cache
+    import indexer.archive.record_cache
 
     def refuse(*args, **kwargs):
         raise PermissionError("read-only")
-    monkeypatch.setattr(indexer.record_cache, "write_atomic", refuse)
+    monkeypatch.setattr(indexer.archive.record_cache, "write_atomic", refuse)
     assert_same(load_archive(root), load_archive(root, cache=cache))
     assert not cache.exists() and "not written" in caplog.text
 
@@ -200,9 +200,9 @@ def test_the_cache_file_is_readable_by_other_users(root, cache):
 
 def test_build_fills_the_cache_the_service_starts_from(root, tmp_path, runner, monkeypatch,
                                                       fake_embedder, parsed):
-    import indexer.embedder
+    import indexer.model.embedder
     from service.engine import Engine, Settings
-    monkeypatch.setattr(indexer.embedder, "load_embedder", lambda *a, **k: fake_embedder)
+    monkeypatch.setattr(indexer.model.embedder, "load_embedder", lambda *a, **k: fake_embedder)
     index = tmp_path / "index"
     built = runner.invoke(cli, ["--archive", str(root), "--index", str(index), "build", "--quiet"])
     assert built.exit_code == 0, built.output

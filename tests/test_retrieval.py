@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from indexer.evaluate import evaluate, load_questions
+from indexer.search.evaluate import evaluate, load_questions
 from tests.conftest import DEV_SET
 
 pytestmark = pytest.mark.slow
@@ -97,8 +97,8 @@ def test_game_named_in_the_question_filters(engine):
 
 
 def test_query_and_passage_vectors_are_normalised(index_dir, embedder):
-    from indexer.embedder import encode_queries
-    from indexer.index import load_index
+    from indexer.model.embedder import encode_queries
+    from indexer.search.index import load_index
     vectors = load_index(index_dir).vectors
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     assert np.isclose(np.linalg.norm(encode_queries(embedder, ["a question"])[0]), 1.0, atol=1e-4)
@@ -108,7 +108,7 @@ def test_ann_index_recall_against_exact_search(index_dir):
     """The ANN index the service picks for large archives finds what exact search finds."""
     import faiss
 
-    from indexer.index import choose_index_type, load_index, make_faiss_index
+    from indexer.search.index import choose_index_type, load_index, make_faiss_index
     real = load_index(index_dir).vectors
     rng = np.random.default_rng(0)
     # Perturbed copies of the real ruling vectors: clusters, the shape real embeddings have

@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from indexer.index import passage_prefix, record_hash, record_passages
+from indexer.search.passages import passage_prefix, record_hash, record_passages
 
 
 def _fold_before(text: str) -> str:
@@ -25,7 +25,7 @@ def test_fold_equals_the_reference(text):
 
 
 def test_fold_equals_the_reference_on_every_character_and_the_archive(archive):
-    from indexer.index import passage_text
+    from indexer.search.passages import passage_text
     from indexer.text import fold
     marks = "".join(chr(c) for c in range(0x300, 0x370))
     samples = [chr(c) for c in range(0x3000)] + ["e" + marks + "x\u201c\u0903", "Ægir “Ölé” ﬁ"]
@@ -44,7 +44,7 @@ def test_record_hash_is_the_hash_of_its_passages(archive):
 
 
 def test_record_files_are_those_glob_found(tmp_path):
-    from indexer.archive import _record_files
+    from indexer.archive.load import _record_files
     for name in ("b.yaml", "a.yaml", ".yaml", ".hidden.yaml", "C.YAML", "x.yml", "a.yaml.tmp"):
         (tmp_path / name).write_text("x")
     (tmp_path / "dir.yaml").mkdir()

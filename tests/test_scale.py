@@ -12,8 +12,8 @@ import random
 import numpy as np
 import pytest
 
-from indexer.cards import CardLookup
-from indexer.evaluate import load_questions
+from indexer.archive.cards import CardLookup
+from indexer.search.evaluate import load_questions
 from indexer.text import fold
 from tests.conftest import DEV_SET, REPO
 
@@ -99,8 +99,8 @@ def test_the_name_index_scores_few_of_many_names():
 
 def _reference_dense(searcher, q, allowed):
     """Searcher.dense as a plain loop over the rows, best first (the code before numpy)."""
-    from indexer.embedder import encode_queries
-    from indexer.search import KEY_NEIGHBOURS
+    from indexer.model.embedder import encode_queries
+    from indexer.search.searcher import KEY_NEIGHBOURS
 
     index = searcher.index
     scores, rows = index.search(encode_queries(searcher.embedder, [q.body]), len(index.passages))
@@ -146,7 +146,7 @@ def generated_search(tmp_path_factory):
     """A generated archive of 1,500 rulings (some linked as editions), indexed with the fake
     embedder, and its questions."""
     from bench.askpath import questions, synthetic_archive
-    from indexer.index import build_index
+    from indexer.search.index import build_index
     from tests.fakes import FakeEmbedder
 
     archive = synthetic_archive(1500, seed=11)
@@ -165,8 +165,8 @@ def generated_search(tmp_path_factory):
 
 @pytest.mark.parametrize("use_keys", [True, False])
 def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
-    from indexer.scoring import Calibration
-    from indexer.search import Searcher, _best, _top
+    from indexer.search.calibration import Calibration
+    from indexer.search.searcher import Searcher, _best, _top
     from tests.fakes import FakeEmbedder
 
     archive, index, asked = generated_search
@@ -197,9 +197,10 @@ def test_dense_and_lexical_equal_the_plain_loops(generated_search, use_keys):
 def test_saved_bm25_models_score_as_rebuilt_ones(generated_search):
     import numpy as np
 
-    from indexer.index import BM25_KINDS, build_bm25, load_index
-    from indexer.search import Searcher
-    from indexer.scoring import Calibration
+    from indexer.search.bm25 import BM25_KINDS, build_bm25
+    from indexer.search.index import load_index
+    from indexer.search.searcher import Searcher
+    from indexer.search.calibration import Calibration
     from indexer.text import tokenize
     from tests.fakes import FakeEmbedder
 
@@ -223,7 +224,7 @@ def test_saved_bm25_models_score_as_rebuilt_ones(generated_search):
 def test_a_damaged_or_missing_bm25_model_is_refused(generated_search, tmp_path):
     import shutil
 
-    from indexer.index import CorruptIndexError, load_index
+    from indexer.search.index import CorruptIndexError, load_index
 
     folder = tmp_path / "index"
     shutil.copytree(generated_search[1].path, folder)
@@ -242,8 +243,8 @@ def _reference_vocabulary(archive, canonical, with_keys):
     """RuleVocabulary's word sets and IDF as first written: sets of words per rule and language."""
     import math
 
-    from indexer.archive import LANGUAGES
-    from indexer.index import passage_text
+    from indexer.archive.schema import LANGUAGES
+    from indexer.search.passages import passage_text
     from indexer.text import tokenize
 
     words, groups = {}, {}
@@ -271,9 +272,9 @@ def _reference_vocabulary(archive, canonical, with_keys):
 
 @pytest.mark.parametrize("with_keys", [True, False])
 def test_saved_record_words_give_the_vocabulary_of_the_texts(generated_search, with_keys):
-    from indexer.archive import LANGUAGES
-    from indexer.evidence import RuleVocabulary
-    from indexer.index import load_index
+    from indexer.archive.schema import LANGUAGES
+    from indexer.search.coverage import RuleVocabulary
+    from indexer.search.index import load_index
     from tests.fakes import FakeEmbedder
 
     archive, built, asked = generated_search
@@ -308,7 +309,7 @@ def test_saved_record_words_give_the_vocabulary_of_the_texts(generated_search, w
 def test_best_rules_of_a_signal_equal_sorting_them_all():
     """candidates() takes each signal's best rules without sorting all: same rules, same order,
     ties (many at the cut) broken by id."""
-    from indexer.search import _best
+    from indexer.search.searcher import _best
 
     rnd = random.Random(18)
     many_ties = 0
@@ -328,7 +329,7 @@ def _reference_candidates(index, all_names, text):
     """NameIndex.candidates as first written: every chunk's bigrams counted for every name."""
     import numpy as np
 
-    from indexer.cards import _bigrams
+    from indexer.archive.cards import _bigrams
 
     def passing(ids, names, chunk, needed):
         grams = _bigrams(chunk)
@@ -354,7 +355,7 @@ def test_name_index_candidates_equal_counting_every_chunk():
     import numpy as np
 
     from bench.askpath import questions, synthetic_archive
-    from indexer.cards import NameIndex
+    from indexer.archive.cards import NameIndex
 
     archive = synthetic_archive(400, seed=5)
     lookup = CardLookup(archive)
@@ -374,10 +375,10 @@ def test_name_index_candidates_equal_counting_every_chunk():
 def test_dense_signals_equal_plain_dicts_with_keyless_rulings(generated_search, tmp_path):
     """Records without search keys get their text score as key score; the arrays behind the
     signals answer lookups, the best few and the top as plain dicts of the loop would."""
-    from indexer.index import build_index
-    from indexer.rulescores import scores_of
-    from indexer.scoring import Calibration
-    from indexer.search import Searcher, _best, _top
+    from indexer.search.index import build_index
+    from indexer.search.rulescores import scores_of
+    from indexer.search.calibration import Calibration
+    from indexer.search.searcher import Searcher, _best, _top
     from tests.fakes import FakeEmbedder
 
     archive, _index, asked = generated_search
@@ -414,9 +415,9 @@ def test_dense_signals_over_every_row_order_equal_cosines_as_the_sorted_search(
     search's (FAISS lists equal cosines by descending row)."""
     import numpy as np
 
-    from indexer.index import build_index
-    from indexer.scoring import Calibration
-    from indexer.search import Searcher
+    from indexer.search.index import build_index
+    from indexer.search.calibration import Calibration
+    from indexer.search.searcher import Searcher
     from tests.fakes import FakeEmbedder
 
     archive, _index, asked = generated_search
@@ -449,7 +450,7 @@ def test_one_question_is_searched_on_one_thread_and_the_setting_restored():
     rows and scores as a batch of one on one thread), and the caller's thread count is kept."""
     import faiss
 
-    from indexer.index import VectorIndex
+    from indexer.search.index import VectorIndex
 
     rnd = np.random.default_rng(3)
     vectors = rnd.standard_normal((12_000, 32)).astype(np.float32)

@@ -9,9 +9,9 @@ import time
 import httpx
 import pytest
 
-from indexer.embedder import ModelError, ort_threads_setting
-from service.wsgi import (LIMIT_REQUEST_LINE, exit_worker_now, gunicorn_settings, web_threads,
-                          web_workers)
+from indexer.model.settings import ModelError
+from indexer.model.embedder import ort_threads_setting
+from service.http.wsgi import LIMIT_REQUEST_LINE, exit_worker_now, gunicorn_settings, web_threads, web_workers
 
 
 def test_workers_and_threads_default_to_the_machine(monkeypatch):

@@ -18,7 +18,7 @@ TABLE = re.compile(r"<!-- settings-table: begin -->\n(.*?)<!-- settings-table: e
 # Reading the environment (writes such as os.environ[X] = ... or setdefault are not reads).
 READS = re.compile(r"os\.environ\.get\(|os\.getenv\(|os\.environ\[[^\]]+\](?!\s*=)|\benviron\.get\(\s*['\"]"
                    r"|envvar=")
-SETTINGS_MODULES = {"indexer/settings.py", "service/settings.py"}
+SETTINGS_MODULES = {"indexer/model/settings.py", "service/settings.py"}
 
 
 def test_the_readme_table_is_the_settings_model():
@@ -72,7 +72,7 @@ def test_a_bad_value_is_one_line_naming_it(monkeypatch, runner, name, value, mes
 
 
 def test_the_app_refuses_a_bad_value_at_creation(monkeypatch):
-    from service.app import create_app
+    from service.http.app import create_app
     monkeypatch.setenv("RULINGS_RATE_LIMIT", "fast")
     with pytest.raises(SettingsError, match="RULINGS_RATE_LIMIT='fast'"):
         create_app({"TESTING": True})

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-STATIC = REPO / "service" / "static"
-TEMPLATES = REPO / "service" / "templates"
+STATIC = REPO / "service" / "web" / "static"
+TEMPLATES = REPO / "service" / "web" / "templates"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 30_000

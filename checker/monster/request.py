@@ -9,14 +9,21 @@ on the map, a figure on a wall, two figures in one hex) run after the fields are
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 
-from checker.base import (Bool, CheckModel, CheckRequest, FieldProblem, Int, Text, label,
-                          parse_request, shown)
+from checker.base import (
+    Bool,
+    CheckModel,
+    CheckRequest,
+    FieldProblem,
+    Int,
+    Text,
+    label,
+    parse_request,
+    shown,
+)
 from checker.hexgrid import Hex, are_neighbours
 
 TERRAIN = ("obstacles", "traps", "hazardous", "difficult", "icy")

@@ -27,11 +27,6 @@ class Reading:
     lang: str = "en"
     wording: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    def computed(self) -> dict[str, Any]:
-        """The `computed` field of /v1/ask for this reading (see `checker.reader.computed`)."""
-        from checker.reader import computed
-        return computed(self)
-
 
 def with_game(reading: Reading, game: str) -> Reading:
     """The reading with its game filled in (when the question named none).

@@ -1,0 +1,101 @@
+"""The fitted part of search: a reranker over the candidates and the answer-or-decline model.
+
+Both are logistic models over named features, fitted by ``indexer.calibrate`` with k-fold
+cross-validation and saved with the project (``indexer/search/calibration.json``): weights are data,
+never constants tuned by hand. At serving time they are a dot product in numpy; scikit-learn
+is needed only to fit them.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from indexer.errors import Unavailable
+from indexer.paths import CALIBRATION_FILE
+
+# Every candidate carries more features than these (BM25, card match, word coverage, the
+# rival's distinct words, key votes): the bench's ablation measures each on held-out folds,
+# and only those that helped there are weighed by the served models.
+#: Per candidate rule: what the reranker weighs: the cosines to its texts and to its search
+#: keys, whether a computation of the question cites it, whether it is the ruling of the
+#: particular case that computation met (`computed_case`: a clarification or edge case it
+#: cites, not the rulebook's procedure nor an erratum; shared out when it cites several), and
+#: the second look at close rulings
+#: (`distinct`: the share of the question's words it holds and its nearest rival does not).
+RERANK_FEATURES = ("dense_text", "dense_keys", "computed_cites", "computed_case", "distinct")
+#: For the best candidate: what the answer model weighs.
+ANSWER_FEATURES = ("p_top", "dense_text", "dense_keys", "computed_case")
+
+
+class CalibrationError(Unavailable):
+    """The calibration file is missing or does not fit this service."""
+
+    code = "calibration_unavailable"
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    """A logistic model over standardised features."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    bias: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+
+    def logit(self, x: dict[str, float]) -> float:
+        return self.bias + sum(w * (x.get(name, 0.0) - m) / s for name, w, m, s in
+                               zip(self.features, self.weights, self.mean, self.scale))
+
+    def probability(self, x: dict[str, float]) -> float:
+        z = self.logit(x)
+        return 1.0 / (1.0 + math.exp(-z)) if z > -60 else 0.0
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "LinearModel":
+        return cls(tuple(data["features"]), tuple(data["weights"]), float(data["bias"]),
+                   tuple(data["mean"]), tuple(data["scale"]))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The fitted reranker, answer model and decline threshold, and what they were fitted on."""
+
+    rerank: LinearModel
+    answer: LinearModel
+    threshold: float                      # answer when P(right answer) >= threshold
+    model: str = ""                       # the embedding model and backend they were fitted for
+    backend: str = ""
+    fitted_on: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def neutral(cls) -> "Calibration":
+        """Rank by the two cosines, answer everything: what search does before calibration."""
+        ones = (1.0, 1.0)
+        rank = LinearModel(("dense_text", "dense_keys"), ones, 0.0, (0.0, 0.0), ones)
+        answer = LinearModel(("p_top",), (0.0,), 0.0, (0.0,), (1.0,))
+        return cls(rank, answer, 0.0, fitted_on={"neutral": True})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Calibration":
+        return cls(LinearModel.from_dict(data["rerank"]), LinearModel.from_dict(data["answer"]),
+                   float(data["threshold"]), data.get("model", ""), data.get("backend", ""),
+                   data.get("fitted_on", {}))
+
+
+def load_calibration(path: Path | None = None) -> Calibration:
+    """The saved calibration, or CalibrationError saying how to make one."""
+    path = Path(path or CALIBRATION_FILE)
+    try:
+        return Calibration.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise CalibrationError(f"no calibration at {path}; run `rulings calibrate`") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CalibrationError(f"calibration at {path} is unreadable ({exc}); run "
+                               f"`rulings calibrate`") from None
