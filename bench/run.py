@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         if "latency" in sections or "http" in sections:
             from bench import latency
             if "latency" in sections:
-                from service.engine import Engine, Settings
-                engine = Engine(Settings(index_dir=index_dir))
+                from service.engine import Engine, EngineConfig
+                engine = Engine(EngineConfig(index_dir=index_dir))
                 report["latency"] = latency.in_process(engine)
                 log(f"latency: ask p50 {report['latency']['ask_ms']['p50']} ms, bare "
                     f"{report['latency']['bare_embedding_ms']['p50']} ms")

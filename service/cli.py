@@ -44,9 +44,9 @@ def one_line_errors(func: Callable) -> Callable:
 
 
 def _settings(ctx: click.Context):
-    from service.engine import Settings
+    from service.engine import EngineConfig
     obj = ctx.obj
-    return Settings(archive_dir=obj["archive"], index_dir=obj["index"], model=obj["model"],
+    return EngineConfig(archive_dir=obj["archive"], index_dir=obj["index"], model=obj["model"],
                     rebuild=obj.get("rebuild", False))
 
 

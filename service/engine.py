@@ -29,7 +29,7 @@ from indexer.search.index import (
     build_index,
     load_index,
 )
-from indexer.search.question import QuestionReader
+from indexer.search.question import QuestionAnalyser
 from indexer.search.searcher import OTHER_GAME, Searcher, SearchResult
 from service.computed import cited_by_computation, computed_answer
 from service.http.models import DEFAULT_K, DEFAULT_LIMIT
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Settings:
+class EngineConfig:
     archive_dir: Path = DEFAULT_ARCHIVE
     index_dir: Path = DEFAULT_INDEX
     model: str | None = None
@@ -51,13 +51,13 @@ class Settings:
     reload_every: float = POLL_INTERVAL   # seconds between checks for a rebuilt index
 
 
-def _load_archive(settings: Settings) -> Archive:
+def _load_archive(settings: EngineConfig) -> Archive:
     """The archive, its unchanged records from the cache beside the index (`rulings build`
     fills it, so a start after a build parses no record)."""
     return load_archive(settings.archive_dir, cache=archive_cache_path(settings.index_dir))
 
 
-def open_searcher(catalogue: Catalogue, settings: Settings,
+def open_searcher(catalogue: Catalogue, settings: EngineConfig,
                   embedder: Embedder | None = None) -> Searcher:
     """The retriever: the model (or the one given), the index (refused when missing or stale),
     the searcher with the rules checker's evidence."""
@@ -73,7 +73,7 @@ def open_searcher(catalogue: Catalogue, settings: Settings,
             raise
         log.warning("index missing or stale: rebuilding as told")
         index, _ = build_index(archive, embedder, settings.index_dir, show_progress=False)
-    return Searcher(archive, index, embedder, reader=QuestionReader(archive, catalogue.cards),
+    return Searcher(archive, index, embedder, analyser=QuestionAnalyser(archive, catalogue.cards),
                     cited_by_computation=cited_by_computation)
 
 
@@ -81,7 +81,7 @@ class Engine:
     """Everything a request needs, loaded once per process (the retriever on first use), and
     replaced whole when the index is rebuilt while serving (``service.reload``)."""
 
-    def __init__(self, settings: Settings, *, archive: Archive | None = None,
+    def __init__(self, settings: EngineConfig, *, archive: Archive | None = None,
                  searcher: Searcher | None = None):
         """`archive` and `searcher` may be given ready (tests: a fake embedder's searcher)."""
         self.settings = settings
@@ -104,7 +104,7 @@ class Engine:
 
     def load_snapshot(self) -> Snapshot:
         """A complete new snapshot from disk (with the running embedder), or an error
-        (ArchiveError, IndexError_) and nothing."""
+        (ArchiveError, IndexUnavailable) and nothing."""
         stamp = manifest_stamp(self.settings.index_dir)  # before loading: a later build reloads again
         catalogue = Catalogue(_load_archive(self.settings))
         settings = replace(self.settings, rebuild=False)

@@ -67,8 +67,8 @@ def index_dir(tmp_path_factory, archive, embedder) -> Path:
 
 @pytest.fixture(scope="session")
 def engine(index_dir):
-    from service.engine import Engine, Settings
-    return Engine(Settings(archive_dir=REPO / "rulings", index_dir=index_dir))
+    from service.engine import Engine, EngineConfig
+    return Engine(EngineConfig(archive_dir=REPO / "rulings", index_dir=index_dir))
 
 
 @pytest.fixture(scope="session")
@@ -94,13 +94,13 @@ def fake_embedder():
 def fake_engine(tmp_path_factory, archive, fake_embedder):
     """The engine over the real archive, with a fake embedder and its index (no model)."""
     from indexer.search.index import build_index
-    from indexer.search.question import QuestionReader
+    from indexer.search.question import QuestionAnalyser
     from indexer.search.searcher import Searcher
-    from service.engine import Engine, Settings
+    from service.engine import Engine, EngineConfig
     path = tmp_path_factory.mktemp("fake-index") / "index"
     index, _ = build_index(archive, fake_embedder, path, show_progress=False)
-    searcher = Searcher(archive, index, fake_embedder, reader=QuestionReader(archive))
-    return Engine(Settings(archive_dir=REPO / "rulings", index_dir=path), archive=archive,
+    searcher = Searcher(archive, index, fake_embedder, analyser=QuestionAnalyser(archive))
+    return Engine(EngineConfig(archive_dir=REPO / "rulings", index_dir=path), archive=archive,
                   searcher=searcher)
 
 

@@ -57,9 +57,9 @@ def test_every_domain_error_carries_its_status_and_code():
     from indexer.model.settings import ModelError
     from indexer.errors import InvalidRequest, NotFound, RulingsError
     from indexer.search.evaluate import EvalFileError
-    from indexer.archive.sources.formats import ImportError_
+    from indexer.archive.sources.formats import SourceImportError
     from indexer.search.index import CorruptIndexError, MissingIndexError, StaleIndexError
-    expected = {CheckInputError: 422, InvalidRequest: 422, EvalFileError: 422, ImportError_: 422,
+    expected = {CheckInputError: 422, InvalidRequest: 422, EvalFileError: 422, SourceImportError: 422,
                 NotFound: 404, UnknownCheck: 404, ArchiveError: 503, ModelError: 503,
                 MissingIndexError: 503, CorruptIndexError: 503, StaleIndexError: 503}
     for cls, status in expected.items():
@@ -106,14 +106,14 @@ def test_the_page_script_builds_no_citation_of_its_own():
 
 
 def test_question_is_analysed_once_per_ask(fake_engine, monkeypatch):
-    from indexer.search.question import QuestionReader
+    from indexer.search.question import QuestionAnalyser
     calls = []
-    real = QuestionReader.read
+    real = QuestionAnalyser.analyse
 
     def counting(self, *args, **kwargs):
         calls.append(args)
         return real(self, *args, **kwargs)
-    monkeypatch.setattr(QuestionReader, "read", counting)
+    monkeypatch.setattr(QuestionAnalyser, "analyse", counting)
     fake_engine.ask("Frosthaven: Shield before Ward?")
     assert len(calls) == 1
 

@@ -18,7 +18,7 @@ from service.discord import gateway as bot
 from service.discord import commands as dc
 from service import i18n
 from service.discord.embeds import LIMITS
-from service.discord.gateway import ApiError, BotSettings
+from service.discord.gateway import ServiceError, BotSettings
 
 PUBLIC = "https://rulings.example.org"
 GAMES = [("frosthaven", "Frosthaven"), ("gloomhaven", "Gloomhaven")]
@@ -187,7 +187,7 @@ def test_card_choices_come_from_the_server_and_survive_errors():
     api.names = ["Å" * 101, *(f"Card {i}" for i in range(40))]
     names = [c.name for c in asyncio.run(bot.card_choices(api, "card"))]
     assert names == [f"Card {i}" for i in range(25)]  # over-long names dropped, 25 at most
-    api.fail = ApiError("down")
+    api.fail = ServiceError("down")
     assert asyncio.run(bot.card_choices(api, "item")) == []
 
 
@@ -230,7 +230,7 @@ class FakeInteraction:
 class FakeApi:
     def __init__(self, events: list | None = None):
         self.events = events if events is not None else []
-        self.fail: ApiError | None = None
+        self.fail: ServiceError | None = None
         self.names: list[str] | None = None
 
     async def _call(self, method: str, result: Any, **kwargs: Any) -> Any:
@@ -284,7 +284,7 @@ def test_rule_declined():
 
 
 def test_api_errors_become_a_short_friendly_message():
-    events = run_handler(bot.handle_rule, "x", fail=ApiError("The rulings service cannot be reached right now."))
+    events = run_handler(bot.handle_rule, "x", fail=ServiceError("The rulings service cannot be reached right now."))
     assert [e[0] for e in events] == ["defer", "api", "send"]
     assert events[-1][1] == {"content": "The rulings service cannot be reached right now.", "embed": None,
                              "ephemeral": True}
@@ -336,7 +336,7 @@ def test_replies_are_labelled_in_the_interaction_locale():
     assert "(aucune règle ne répond d'assez près à la question)" in declined.description
     damage = run_handler(bot.handle_damage, attack=6, locale=discord.Locale.italian)[-1][1]["embed"]
     assert damage.title == "Danno subito: 2" and "Protezione rimossa" in damage.description
-    failed = run_handler(bot.handle_rule, "x", locale=discord.Locale.dutch, fail=ApiError(dc.UNREACHABLE))
+    failed = run_handler(bot.handle_rule, "x", locale=discord.Locale.dutch, fail=ServiceError(dc.UNREACHABLE))
     assert failed[-1][1]["content"] == "De uitsprakendienst is nu niet bereikbaar. Probeer het later opnieuw."
 
 
@@ -510,7 +510,7 @@ def client_with(handler) -> bot.RulingsAPI:
      "The rulings service had a problem answering. Please try again later."),
 ])
 def test_api_client_error_messages(handler, expected):
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(ServiceError) as caught:
         asyncio.run(client_with(handler).ask("q"))
     assert caught.value.message == expected
 
@@ -520,7 +520,7 @@ def test_api_client_error_messages(handler, expected):
 def test_api_client_network_errors(exc, expected):
     def handler(request):
         raise exc
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(ServiceError) as caught:
         asyncio.run(client_with(handler).ask("q"))
     assert expected in caught.value.message
 

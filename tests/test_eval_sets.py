@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from indexer.search.evaluate import Question, load_questions
+from indexer.search.evaluate import LabelledQuestion, load_questions
 
 REPO = Path(__file__).resolve().parents[1]
 EVAL_DIR = REPO / "bench" / "eval"
@@ -37,12 +37,12 @@ def normalised(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def own() -> list[Question]:
+def own() -> list[LabelledQuestion]:
     return load_questions(OWN)
 
 
 @pytest.fixture(scope="module")
-def outside() -> list[Question]:
+def outside() -> list[LabelledQuestion]:
     return load_questions(OWN_OUTSIDE)
 
 
@@ -67,28 +67,28 @@ def test_game_field_is_valid(path: Path) -> None:
     assert not bad
 
 
-def test_every_expected_id_is_a_stored_record(own: list[Question]) -> None:
+def test_every_expected_id_is_a_stored_record(own: list[LabelledQuestion]) -> None:
     known = record_ids()
     unknown = {(q.q, i) for q in own for i in q.expect if i not in known}
     assert not unknown
 
 
 def test_own_questions_are_all_answerable_and_outside_all_unanswerable(
-        own: list[Question], outside: list[Question]) -> None:
+        own: list[LabelledQuestion], outside: list[LabelledQuestion]) -> None:
     assert all(q.expect for q in own)
     assert not [q.q for q in outside if q.expect]
 
 
-def test_no_expected_id_is_listed_twice(own: list[Question]) -> None:
+def test_no_expected_id_is_listed_twice(own: list[LabelledQuestion]) -> None:
     assert not [q.q for q in own if len(set(q.expect)) != len(q.expect)]
 
 
-def test_every_record_is_expected_at_least_once(own: list[Question]) -> None:
+def test_every_record_is_expected_at_least_once(own: list[LabelledQuestion]) -> None:
     expected = {i for q in own for i in q.expect}
     assert record_ids() - expected == set()
 
 
-def test_same_rule_editions_are_listed_together(own: list[Question]) -> None:
+def test_same_rule_editions_are_listed_together(own: list[LabelledQuestion]) -> None:
     """fh-nl-N and fh-it-N are one rule: a question answered by one is answered by both."""
     for q in own:
         for n in range(1, 7):
@@ -96,14 +96,14 @@ def test_same_rule_editions_are_listed_together(own: list[Question]) -> None:
             assert len(pair & set(q.expect)) in (0, 2), q.q
 
 
-def test_no_question_is_asked_twice(own: list[Question], outside: list[Question]) -> None:
+def test_no_question_is_asked_twice(own: list[LabelledQuestion], outside: list[LabelledQuestion]) -> None:
     counts = Counter(normalised(q.q) for q in own + outside)
     assert [text for text, n in counts.items() if n > 1] == []
 
 
 @pytest.mark.skipif(not (SHARED_EVAL / "dev.yaml").exists(), reason="shared dev sets not here")
 def test_no_question_repeats_a_shared_dev_question(
-        own: list[Question], outside: list[Question]) -> None:
+        own: list[LabelledQuestion], outside: list[LabelledQuestion]) -> None:
     shared = {normalised(q.q) for name in ("dev.yaml", "dev-outside.yaml")
               for q in load_questions(SHARED_EVAL / name)}
     assert [q.q for q in own + outside if normalised(q.q) in shared] == []

@@ -196,8 +196,8 @@ def test_too_few_candidates_is_said_not_guessed():
 
 
 def test_calibration_separates_known_links_from_different_rules(archive, embedder):
-    from indexer.archive.sources.linking import LINK_MARGIN, POSSIBLE_MARGIN, calibrate
-    cal = calibrate(archive.records, embedder)
+    from indexer.archive.sources.linking import LINK_MARGIN, POSSIBLE_MARGIN, calibrate_links
+    cal = calibrate_links(archive.records, embedder)
     assert len(cal.positives) == 12 and len(cal.negatives) == 80
     assert {(a, b) for a, b, _ in cal.positives} >= {("fh-nl-1", "fh-it-1"), ("fh-it-6", "fh-nl-6")}
     assert cal.lowest_positive()[2] > LINK_MARGIN > POSSIBLE_MARGIN
@@ -308,12 +308,12 @@ def test_the_api_serves_the_marker(runner, archive_copy, tmp_path):
 def _engine_over(root: Path, index_dir: Path, tmp: Path):
     """An engine over `root` with its index built beside it (reusing the session index's vectors)."""
     from indexer.search.index import build_index
-    from service.engine import Engine, Settings
+    from service.engine import Engine, EngineConfig
     from indexer.model.embedder import load_embedder, model_setting
     index = tmp / "index"
     shutil.copytree(index_dir, index)
     build_index(load_archive(root), load_embedder(model_setting()), index, show_progress=False)
-    return Engine(Settings(archive_dir=root, index_dir=index))
+    return Engine(EngineConfig(archive_dir=root, index_dir=index))
 
 
 @pytest.fixture(scope="module")
@@ -382,14 +382,14 @@ def test_a_linked_ruling_is_found_from_every_language(grown_engine, lang):
 def fake_served(archive_copy, tmp_path, fake_embedder):
     """An engine over a copy of the archive and a fake embedder's index, checking every 0.1 s."""
     from indexer.search.index import build_index
-    from indexer.search.question import QuestionReader
+    from indexer.search.question import QuestionAnalyser
     from indexer.search.searcher import Searcher
-    from service.engine import Engine, Settings
+    from service.engine import Engine, EngineConfig
     index_path = tmp_path / "index"
     archive = load_archive(archive_copy)
     index, _ = build_index(archive, fake_embedder, index_path, show_progress=False)
-    searcher = Searcher(archive, index, fake_embedder, reader=QuestionReader(archive))
-    engine = Engine(Settings(archive_dir=archive_copy, index_dir=index_path, reload_every=0.1),
+    searcher = Searcher(archive, index, fake_embedder, analyser=QuestionAnalyser(archive))
+    engine = Engine(EngineConfig(archive_dir=archive_copy, index_dir=index_path, reload_every=0.1),
                     archive=archive, searcher=searcher)
     return engine, archive_copy, index_path
 

@@ -201,7 +201,7 @@ def test_the_cache_file_is_readable_by_other_users(root, cache):
 def test_build_fills_the_cache_the_service_starts_from(root, tmp_path, runner, monkeypatch,
                                                       fake_embedder, parsed):
     import indexer.model.embedder
-    from service.engine import Engine, Settings
+    from service.engine import Engine, EngineConfig
     monkeypatch.setattr(indexer.model.embedder, "load_embedder", lambda *a, **k: fake_embedder)
     index = tmp_path / "index"
     built = runner.invoke(cli, ["--archive", str(root), "--index", str(index), "build", "--quiet"])
@@ -211,6 +211,6 @@ def test_build_fills_the_cache_the_service_starts_from(root, tmp_path, runner, m
     assert archive_cache_path(Path("/")) == Path("/index.archive-cache")
     assert archive_cache_path(index).exists()
     parsed.clear()
-    engine = Engine(Settings(archive_dir=root, index_dir=index))
+    engine = Engine(EngineConfig(archive_dir=root, index_dir=index))
     assert parsed == []                       # the start parsed no record
     assert_same(load_archive(root), engine.archive)

@@ -21,7 +21,7 @@ APOSTROPHES = frozenset("'\u2019")
 
 
 @dataclass
-class Figure:
+class NamedFigure:
     """One figure named in the question."""
 
     name: str
@@ -42,15 +42,15 @@ def _name(scan: Scan, start: int, end: int) -> str:
     return scan.text_between(start, end)
 
 
-def known_figures(scan: Scan) -> list[Figure]:
+def known_figures(scan: Scan) -> list[NamedFigure]:
     """Class names, monster group names, and "the monsters 30"."""
-    figures = [Figure(_name(scan, t.start, t.end), "character", t.start, t.end)
+    figures = [NamedFigure(_name(scan, t.start, t.end), "character", t.start, t.end)
                for t in scan.find(*CLASSES)]
-    figures += [Figure(_name(scan, t.start, t.end), "monster", t.start, t.end)
+    figures += [NamedFigure(_name(scan, t.start, t.end), "monster", t.start, t.end)
                 for t in scan.find("monster_name")]
     for term in scan.find("monster"):  # "the monsters 30": only with a number
         if scan.reach(term, 1, 2):
-            figures.append(Figure(_name(scan, term.start, term.end), "monster",
+            figures.append(NamedFigure(_name(scan, term.start, term.end), "monster",
                                   term.start, term.end))
     return figures
 
@@ -83,14 +83,14 @@ def _name_word(scan: Scan, i: int, taken: set[int]) -> bool:
             and scan.concept(i) in NAME_PARTS)
 
 
-def _possessor(scan: Scan, figures: list[Figure], at: int) -> Figure | None:
+def _possessor(scan: Scan, figures: list[NamedFigure], at: int) -> NamedFigure | None:
     """The character whose "'s" ends just before token `at` ("Banner Spear's ...")."""
     if at < 2 or scan.tokens[at - 1].folded != "s" or scan.tokens[at - 2].text not in APOSTROPHES:
         return None
     return next((f for f in figures if f.end == at - 2 and f.kind == "character"), None)
 
 
-def _summoner_after(scan: Scan, figures: list[Figure], term: Term) -> Figure | None:
+def _summoner_after(scan: Scan, figures: list[NamedFigure], term: Term) -> NamedFigure | None:
     """ "summon of the Drifter", "evocazione del Boneshaper": the character just after."""
     i = term.end
     while i < len(scan.tokens) and scan.concept(i) in ("of", "article") and i < term.end + 3:
@@ -100,13 +100,13 @@ def _summoner_after(scan: Scan, figures: list[Figure], term: Term) -> Figure | N
     return next((f for f in figures if f.kind == "character" and f.start == i), None)
 
 
-def summons(scan: Scan, figures: list[Figure], runs: list[tuple[int, int, bool]]) -> None:
+def summons(scan: Scan, figures: list[NamedFigure], runs: list[tuple[int, int, bool]]) -> None:
     """Add the summons: "X's Y", "X's summon", "summon of X", "my summon"."""
     chars = [f for f in figures if f.kind == "character"]
     for start, end, _ in runs:
         owner = _possessor(scan, figures, start)
         if owner is not None:
-            figures.append(Figure(_name(scan, start, end), "summon", start, end, False,
+            figures.append(NamedFigure(_name(scan, start, end), "summon", start, end, False,
                                   owner.name))
     for term in scan.find("summon"):
         near = [f for f in figures if f.kind == "summon" and abs(f.start - term.start) <= 4]
@@ -120,7 +120,7 @@ def summons(scan: Scan, figures: list[Figure], runs: list[tuple[int, int, bool]]
         name = (_name(scan, *named) if named else
                 f"{term.surface} ({owner.name})" if owner else term.surface)
         start, end = named if named else (term.start, term.end)
-        figures.append(Figure(name, "summon", start, end, False,
+        figures.append(NamedFigure(name, "summon", start, end, False,
                               owner.name if owner else None))
     for term in scan.find("this_round"):
         fresh = [f for f in figures if f.kind == "summon"]
@@ -128,7 +128,7 @@ def summons(scan: Scan, figures: list[Figure], runs: list[tuple[int, int, bool]]
             min(fresh, key=lambda f: abs(f.start - term.start)).fresh = True
 
 
-def assign_numbers(scan: Scan, figures: list[Figure]) -> None:
+def assign_numbers(scan: Scan, figures: list[NamedFigure]) -> None:
     """Each figure takes the free numbers between it and the next figure."""
     ordered = sorted(figures, key=lambda f: f.start)
     free = set(scan.numbers())
@@ -148,7 +148,7 @@ def assign_numbers(scan: Scan, figures: list[Figure]) -> None:
             fig.numbers = list(nxt.numbers)
 
 
-def collect(scan: Scan) -> list[Figure]:
+def collect(scan: Scan) -> list[NamedFigure]:
     """Every figure of the question, merged by name, in the order named."""
     figures = known_figures(scan)
     taken = {i for f in figures for i in range(f.start, f.end)}
@@ -156,11 +156,11 @@ def collect(scan: Scan) -> list[Figure]:
     for start, end, monsterish in runs:
         if scan.reach(Term("name", start, end, ""), 1, 2) and _possessor(scan, figures,
                                                                            start) is None:
-            figures.append(Figure(_name(scan, start, end), "monster" if monsterish
+            figures.append(NamedFigure(_name(scan, start, end), "monster" if monsterish
                                   else "character", start, end, known=monsterish))
     summons(scan, figures, runs)
     assign_numbers(scan, figures)
-    merged: dict[str, Figure] = {}
+    merged: dict[str, NamedFigure] = {}
     for fig in sorted(figures, key=lambda f: f.start):
         key = fig.name.casefold()
         if key not in merged:
@@ -174,7 +174,7 @@ def collect(scan: Scan) -> list[Figure]:
     return list(merged.values())
 
 
-def request_figures(scan: Scan, figures: list[Figure]
+def request_figures(scan: Scan, figures: list[NamedFigure]
                     ) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """The check's 'figures' with what is missing and the notes."""
     out: list[dict[str, Any]] = []
@@ -197,7 +197,7 @@ def request_figures(scan: Scan, figures: list[Figure]
     return out, missing, notes
 
 
-def _initiatives(scan: Scan, fig: Figure, k: int, missing: list[str],
+def _initiatives(scan: Scan, fig: NamedFigure, k: int, missing: list[str],
                  notes: list[str]) -> dict[str, int]:
     """ 'initiative' and 'second' of a character or monster; more numbers than it can hold
     ("12 e 12, seconda carta 40 e 30") are not guessed at: its fields are missing."""

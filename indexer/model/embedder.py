@@ -28,7 +28,6 @@ from indexer.model.export_files import (
     pieces_path,
     table_path,
 )
-
 from indexer.model.settings import (
     BACKENDS,
     DEFAULT_QUERY_CACHE,

@@ -27,7 +27,7 @@ from indexer.search.calibration import (
     Calibration,
     LinearModel,
 )
-from indexer.search.evaluate import Question, Tally
+from indexer.search.evaluate import LabelledQuestion, Tally
 from indexer.search.searcher import CARD_LOOKUP, CARD_LOOKUP_SHARE
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ SEED = 0
 class Row:
     """One question with its candidates: (rule id, edition group, rerank features)."""
 
-    question: Question
+    question: LabelledQuestion
     source: str
     candidates: tuple[tuple[str, tuple[str, ...], dict[str, float]], ...]
     declined_by_rule: bool          # e.g. it names a game the archive holds nothing for
@@ -190,7 +190,7 @@ def cross_validate(rows: list[Row], k: int = 5, *, rerank_features: tuple[str, .
 
 
 # -- from questions to rows, and the whole calibration --------------------------------------
-def collect(searcher, questions: list[Question], source: str) -> list[Row]:
+def collect(searcher, questions: list[LabelledQuestion], source: str) -> list[Row]:
     """Run each question through search's stages once: its candidates and their features.
 
     As in `rulings eval`, only the question's own words are used (no `game` parameter).
@@ -236,7 +236,7 @@ ABLATIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def calibrate(searcher, question_sets: dict[str, list[Question]], *, k: int = 5,
+def calibrate(searcher, question_sets: dict[str, list[LabelledQuestion]], *, k: int = 5,
               keyless_searcher=None) -> tuple[Calibration, dict]:
     """Fit on every question (the saved calibration) and measure: held-out folds, in-sample,
     and the ablations (each its own cross-validation)."""

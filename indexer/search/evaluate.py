@@ -21,7 +21,7 @@ class EvalFileError(InvalidRequest):
 
 
 @dataclass(frozen=True)
-class Question:
+class LabelledQuestion:
     q: str
     lang: str | None
     game: str | None
@@ -79,7 +79,7 @@ class EvalReport:
         return {"overall": self.overall, "by_language": self.by_language, "failures": self.failures}
 
 
-def load_questions(path: Path) -> list[Question]:
+def load_questions(path: Path) -> list[LabelledQuestion]:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -91,11 +91,11 @@ def load_questions(path: Path) -> list[Question]:
         if not isinstance(item, dict) or not isinstance(item.get("q"), str) \
                 or not isinstance(item.get("expect", None), list):
             raise EvalFileError(f"{path}: item {i + 1}: needs 'q' (text) and 'expect' (list of ids)")
-        out.append(Question(item["q"], item.get("lang"), item.get("game"), tuple(item["expect"])))
+        out.append(LabelledQuestion(item["q"], item.get("lang"), item.get("game"), tuple(item["expect"])))
     return out
 
 
-def evaluate(questions: list[Question], ask: Callable[[str], SearchResult],
+def evaluate(questions: list[LabelledQuestion], ask: Callable[[str], SearchResult],
              k: int = 10) -> EvalReport:
     """Run every question through `ask` (question -> SearchResult with >= k hits if possible)."""
     total = Tally()

@@ -66,18 +66,18 @@ IVF_NPROBE = 16
 # Indexes written before the manifest named its backend were all built with torch.
 LEGACY_BACKEND = "torch"
 
-class IndexError_(Unavailable):
+class IndexUnavailable(Unavailable):
     """Base of the index problems the service reports in one clear line."""
 
     code = "index_unavailable"
 
-class MissingIndexError(IndexError_):
+class MissingIndexError(IndexUnavailable):
     pass
 
-class CorruptIndexError(IndexError_):
+class CorruptIndexError(IndexUnavailable):
     pass
 
-class StaleIndexError(IndexError_):
+class StaleIndexError(IndexUnavailable):
     pass
 
 def choose_index_type(n_vectors: int) -> str:
@@ -162,7 +162,7 @@ def build_index(archive: Archive, embedder: Embedder, out_dir: Path = DEFAULT_IN
     `after_embed` is a test hook called between embedding and the final rename.
     """
     if not archive.records:
-        raise IndexError_("the archive holds no records; nothing to index")
+        raise IndexUnavailable("the archive holds no records; nothing to index")
     out_dir = Path(out_dir)
     previous = _previous_vectors(out_dir, embedder)
     hashes = {rid: record_hash(rec) for rid, rec in archive.records.items()}
@@ -312,7 +312,7 @@ def load_index(path: Path = DEFAULT_INDEX, archive: Archive | None = None,
         faiss_index = faiss.read_index(str(path / "index.faiss"))
         bm25 = _load_bm25(path, manifest.get("bm25", ()))
         record_words = RecordWords.load(path, "words")
-    except IndexError_:
+    except IndexUnavailable:
         raise
     except (OSError, ValueError, KeyError, TypeError, RuntimeError, zipfile.BadZipFile) as exc:
         raise CorruptIndexError(f"index at {path} is corrupt ({type(exc).__name__}: "

@@ -3,7 +3,7 @@
 A ``Question`` holds the folded text, the language, the games it names (by name, alias, or a
 class or monster only one game has), a leading "Frosthaven:" label (dropped before matching:
 the game is a filter, not text to match), a game the archive holds nothing for, and the cards
-it names. The ``QuestionReader`` finds all names in one pass of one compiled pattern.
+it names. The ``QuestionAnalyser`` finds all names in one pass of one compiled pattern.
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class Question:
         return next((m.name for m in self.mentions if m.game is None), None)
 
 
-class QuestionReader:
+class QuestionAnalyser:
     """Analyses questions against one archive's names (games, aliases, hints, other games)."""
 
     def __init__(self, archive: Archive, cards: CardLookup | None = None):
@@ -126,7 +126,7 @@ class QuestionReader:
         # Folding keeps the length of these texts' characters, so the offset carries over.
         return sep.end() if len(folded) == len(text) else 0
 
-    def read(self, text: str, *, game: str | None = None, lang: str | None = None) -> Question:
+    def analyse(self, text: str, *, game: str | None = None, lang: str | None = None) -> Question:
         """Analyse `text`; `game` and `lang` are the caller's choices (validated ids) or None."""
         text = text.strip()
         folded = fold(text)

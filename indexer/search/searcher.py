@@ -31,7 +31,7 @@ from indexer.search.calibration import Calibration, CalibrationError, load_calib
 from indexer.search.coverage import RuleVocabulary
 from indexer.search.index import VectorIndex
 from indexer.search.passages import bm25_rows
-from indexer.search.question import Question, QuestionReader
+from indexer.search.question import Question, QuestionAnalyser
 from indexer.search.rulescores import RowGroups, RuleScores, scores_of
 from indexer.search.rulescores import best as _best
 from indexer.search.rulescores import top as _top
@@ -113,7 +113,7 @@ class Searcher:
     """Search over one archive with one index, one embedder and one calibration."""
 
     def __init__(self, archive: Archive, index: VectorIndex, embedder: Embedder,
-                 calibration: Calibration | None = None, reader: QuestionReader | None = None,
+                 calibration: Calibration | None = None, analyser: QuestionAnalyser | None = None,
                  *, use_keys: bool = True,
                  cited_by_computation: Callable[[str, str, str | None], frozenset[str]] | None = None):
         """`use_keys=False` ignores the search keys (the bench's ablation);
@@ -130,8 +130,8 @@ class Searcher:
             # threshold was chosen for the other vectors.
             log.warning("the calibration was fitted for %s/%s, the index is %s/%s; run "
                         "`rulings calibrate`", *fitted, *built)
-        self.reader = reader or QuestionReader(archive)
-        self.cards = self.reader.cards
+        self.analyser = analyser or QuestionAnalyser(archive)
+        self.cards = self.analyser.cards
         # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
         self._row_rule = [self._canonical[p.record] for p in index.passages]
@@ -187,7 +187,7 @@ class Searcher:
     def analyse(self, question: str, *, game: str | None = None,
                 lang: str | None = None) -> Question:
         """Language, games named, leading label, cards: read once, used by every stage."""
-        return self.reader.read(question, game=game, lang=lang)
+        return self.analyser.analyse(question, game=game, lang=lang)
 
     def allowed(self, q: Question) -> frozenset[str]:
         """The candidate rules: those of the question's game; of the games it names when it

@@ -31,7 +31,7 @@ ANY_GAME = "any"
 CHECK_GAMES = ("frosthaven", "gloomhaven")
 
 
-class ApiError(Exception):
+class ServiceError(Exception):
     """The rulings service could not answer; `message` is short and fit to show a player.
 
     `message` is English (a catalogue msgid, with ``%(detail)s`` filled); ``text(lang)`` is the
@@ -48,7 +48,7 @@ class ApiError(Exception):
         return _(self.template, lang, detail=self.detail)
 
 
-# The messages an ApiError carries (marked here so that the catalogues have them).
+# The messages an ServiceError carries (marked here so that the catalogues have them).
 TOO_SLOW = N_("The rulings service took too long to answer. Please try again in a moment.")
 UNREACHABLE = N_("The rulings service cannot be reached right now. Please try again later.")
 FAILED = N_("The rulings service had a problem answering. Please try again later.")
@@ -113,7 +113,7 @@ async def rule_reply(api: Api, question: str, *, game: str | None = None,
     """/rule: the ruling that answers the question (labels in `lang`), or the nearest ones."""
     try:
         res = await api.ask(question, game=chosen_game(game, default_game))
-    except ApiError as exc:
+    except ServiceError as exc:
         return Reply(content=exc.text(lang))
     return Reply(embed=_embed(answer_embed(res, public_url, lang), lang), ephemeral=not public)
 
@@ -125,7 +125,7 @@ async def errata_reply(api: Api, card: str, *, lang: str | None = None,
     ui = lang or "en"
     try:
         res = await api.rulings_for_card(card, lang=lang)
-    except ApiError as exc:
+    except ServiceError as exc:
         return Reply(content=exc.text(ui))
     return Reply(embed=_embed(errata_embed(card, res, public_url, ui), ui), ephemeral=not public)
 
@@ -147,7 +147,7 @@ async def damage_reply(api: Api, payload: dict[str, Any], *, lang: str = "en",
     """/damage: run the damage check and show each step with its rulings."""
     try:
         res = await api.check("damage", payload)
-    except ApiError as exc:
+    except ServiceError as exc:
         return Reply(content=exc.text(lang))
     return Reply(embed=_embed(damage_embed(res, public_url, lang), lang), ephemeral=not public)
 
@@ -157,7 +157,7 @@ async def card_suggestions(api: Api, typed: str) -> list[str]:
     nothing on failure)."""
     try:
         names = await api.cards(typed.strip())
-    except ApiError:
+    except ServiceError:
         return []
     return [n for n in names if len(n) <= CHOICE_MAX][:MAX_CHOICES]
 

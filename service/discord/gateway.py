@@ -4,7 +4,7 @@ the HTTP API, in each user's language.
 Layers, each testable on its own:
   - what a command answers (``service.discord_commands``: shared with the HTTP interactions
     endpoint) and the embeds (``service.embeds``);
-  - ``RulingsAPI``: a small async httpx client; every failure becomes ``ApiError`` with a short
+  - ``RulingsAPI``: a small async httpx client; every failure becomes ``ServiceError`` with a short
     message fit for a player;
   - handlers (``handle_rule`` ...) taking the interaction and the client as arguments: they defer
     first (Discord's 3-second window), compute the reply, then send one follow-up;
@@ -32,8 +32,8 @@ from service.discord.commands import (
     REFUSED,
     TOO_SLOW,
     UNREACHABLE,
-    ApiError,
     Reply,
+    ServiceError,
     locale_lang,
     parse_modifiers,
 )
@@ -89,20 +89,20 @@ class RulingsAPI:
             response = await self._http.request(method, path, **kwargs)
         except httpx.TimeoutException:
             log.warning("API timeout on %s %s", method, path)
-            raise ApiError(TOO_SLOW) from None
+            raise ServiceError(TOO_SLOW) from None
         except httpx.HTTPError as exc:
             log.warning("API unreachable on %s %s: %s", method, path, exc)
-            raise ApiError(UNREACHABLE) from None
+            raise ServiceError(UNREACHABLE) from None
         try:
             data = response.json()
         except ValueError:
             data = None
         if response.status_code >= 500 or not isinstance(data, dict):
             log.error("API error %s on %s %s", response.status_code, method, path)
-            raise ApiError(FAILED)
+            raise ServiceError(FAILED)
         if response.status_code >= 400:
             message = (data.get("error") or {}).get("message") or f"status {response.status_code}"
-            raise ApiError(REFUSED, truncate(message, 300))
+            raise ServiceError(REFUSED, truncate(message, 300))
         return data
 
     async def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
@@ -282,10 +282,10 @@ async def command_payloads(games: list[tuple[str, str]]) -> list[dict[str, Any]]
 class _NoApi:
     """The API of a tree that is only described, never run."""
 
-    async def ask(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ApiError(UNREACHABLE)
-    async def rulings_for_card(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ApiError(UNREACHABLE)
+    async def ask(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ServiceError(UNREACHABLE)
+    async def rulings_for_card(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ServiceError(UNREACHABLE)
     async def cards(self, typed: str = "") -> list[str]: return []
-    async def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ApiError(UNREACHABLE)
+    async def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]: raise ServiceError(UNREACHABLE)
 
 class BotError(RuntimeError):
     """The bot cannot start or register (missing or refused token); the message is one line."""
@@ -328,7 +328,7 @@ class RulingsBot(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         try:
             games = await self.api.games()
-        except ApiError as exc:
+        except ServiceError as exc:
             log.warning("could not list the games (%s); offering Frosthaven and Gloomhaven", exc.message)
             games = check_games()
         register_commands(self.tree, self.api, self.settings, games, self.store)
@@ -360,7 +360,7 @@ def run_bot(token: str | None, api_url: str = DEFAULT_API_URL, public_url: str |
         raise BotError("Discord refused the token in DISCORD_TOKEN (is it the bot's token?)") from None
 
 # The embeds are part of the bot's surface (tests and callers use them through this module).
-__all__ = ["LIMITS", "ApiError", "BotError", "BotSettings", "CatalogueTranslator", "RulingsAPI",
+__all__ = ["LIMITS", "ServiceError", "BotError", "BotSettings", "CatalogueTranslator", "RulingsAPI",
            "RulingsBot", "answer_embed", "card_choices", "command_payloads", "damage_embed",
            "embed_length", "errata_embed", "fit_embed", "handle_damage", "handle_errata",
            "handle_rule", "handle_settings_game", "parse_modifiers", "register_commands",

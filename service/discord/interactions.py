@@ -35,11 +35,10 @@ from werkzeug.exceptions import NotFound
 from checker import run_check
 from indexer.errors import RulingsError
 from service.discord import commands as dc
-from service.discord.commands import FAILED, REFUSED, ApiError, Reply
+from service.discord.commands import FAILED, REFUSED, Reply, ServiceError
 from service.discord.guild_store import GuildSettings
 from service.http import models as m
-from service.http.context import MAX_BODY, error_response, get_engine
-from service.http.context import ApiError as HttpError
+from service.http.context import MAX_BODY, HttpError, error_response, get_engine
 from service.http.routes import suggest_cards
 from service.i18n import _
 
@@ -154,8 +153,8 @@ class EngineApi:
         except RulingsError as exc:
             if exc.status >= 500:
                 log.error("%s answering a Discord command: %s", exc.code, exc.message)
-                raise ApiError(FAILED) from None
-            raise ApiError(REFUSED, exc.message) from None
+                raise ServiceError(FAILED) from None
+            raise ServiceError(REFUSED, exc.message) from None
 
     async def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
                   k: int = 4) -> dict[str, Any]:
@@ -268,7 +267,7 @@ def _follow_up(webhook: str, done: Future, transport: httpx.BaseTransport | None
         reply: Reply = done.result()
     except Exception:  # the job itself failed: say so rather than leave "thinking" forever
         log.exception("a deferred Discord command failed")
-        reply = Reply(content=ApiError(FAILED).message)
+        reply = Reply(content=ServiceError(FAILED).message)
     message = {k: v for k, v in reply.as_message().items() if k != "flags"}  # set by the deferral
     try:
         with httpx.Client(timeout=15, transport=transport) as http:

@@ -11,14 +11,13 @@ from typing import Any
 from flask import current_app, jsonify, request
 
 from indexer.errors import RulingsError
-from service.engine import Engine
-from service.engine import Settings as EngineSettings
+from service.engine import Engine, EngineConfig
 
 MAX_BODY = 64 * 1024
 _engine_lock = threading.Lock()
 
 
-class ApiError(RulingsError):
+class HttpError(RulingsError):
     """An error about the HTTP request itself (no query, body not JSON, too large)."""
 
     def __init__(self, status: int, code: str, message: str):
@@ -34,7 +33,7 @@ def get_engine() -> Engine:
             engine = app.extensions.get("rulings_engine")
             if engine is None:
                 cfg = app.config
-                settings = EngineSettings(
+                settings = EngineConfig(
                     **{k: v for k, v in {
                         "archive_dir": Path(cfg["ARCHIVE_DIR"]) if cfg["ARCHIVE_DIR"] else None,
                         "index_dir": Path(cfg["INDEX_DIR"]) if cfg["INDEX_DIR"] else None,
@@ -55,19 +54,19 @@ def error_response(status: int, code: str, message: str):
 def json_body() -> dict[str, Any]:
     """The POST body as a JSON object, or a 413 / 415 / 400 / 422 error."""
     if request.content_length is not None and request.content_length > MAX_BODY:
-        raise ApiError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
+        raise HttpError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
     if not request.is_json:
-        raise ApiError(415, "unsupported_media_type", "the request body must be JSON "
+        raise HttpError(415, "unsupported_media_type", "the request body must be JSON "
                        "(Content-Type: application/json)")
     raw = request.get_data(cache=True)
     if len(raw) > MAX_BODY:
-        raise ApiError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
+        raise HttpError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
     try:
         body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise ApiError(400, "bad_request", f"the request body is not valid JSON: {exc}".splitlines()[0]) from None
+        raise HttpError(400, "bad_request", f"the request body is not valid JSON: {exc}".splitlines()[0]) from None
     if not isinstance(body, dict):
-        raise ApiError(422, "invalid_request", "the request body must be a JSON object")
+        raise HttpError(422, "invalid_request", "the request body must be a JSON object")
     return body
 
 

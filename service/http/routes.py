@@ -11,7 +11,7 @@ from checker import run_check
 from indexer.text import fold
 from service.engine import Engine
 from service.http import models as m
-from service.http.context import ApiError, get_engine, json_body, query_args
+from service.http.context import HttpError, get_engine, json_body, query_args
 from service.http.metrics import observe_ask
 
 api = Blueprint("api", __name__)
@@ -21,7 +21,7 @@ api = Blueprint("api", __name__)
 @api.get("/v1/ask")
 def ask_get():
     if request.args.get("q") is None:
-        raise ApiError(400, "bad_request", "missing query parameter 'q' (the question)")
+        raise HttpError(400, "bad_request", "missing query parameter 'q' (the question)")
     ask = m.validated(m.AskQuery, query_args(keep_empty=("q", "k")))
     return jsonify(m.shaped(m.AskResponse, observe_ask(get_engine().ask(
         ask.question, game=ask.game, lang=ask.lang, k=ask.k))))

@@ -37,7 +37,7 @@ META_LINE = re.compile(r"^AUTHOR:\s*(?P<author>.*?)\s*SOURCE:\s*(?P<site>.*?)\s*
 EXAMPLE_LABEL = re.compile(r"^◆\s*(?P<game>.+?)\s+[—–-]\s+(?P<section>.+?),\s*(?P<ref>(?:pp?|pag|p[áa]g|side|S)\.?\s*\d[\d\s,–-]*)$")
 
 
-class ImportError_(InvalidRequest):
+class SourceImportError(InvalidRequest):
     """A file cannot be imported at all (unreadable, unknown format)."""
 
 
@@ -69,17 +69,17 @@ def parse_rulebook(text: str, source_name: str, archive: Archive, lang: str | No
     lines = text.splitlines()
     paras = _paragraphs(lines)
     if not paras:
-        raise ImportError_(f"{source_name}: the file is empty")
+        raise SourceImportError(f"{source_name}: the file is empty")
     _, game_name = paras[0]
     game = _game_for(game_name, archive)
     if game is None:
-        raise ImportError_(f"{source_name}: first line {game_name!r} is not a known game "
+        raise SourceImportError(f"{source_name}: first line {game_name!r} is not a known game "
                            f"(known: {', '.join(archive.games)}; add it to rulings/games.yaml)")
     prefix = archive.games[game].prefix
     body = paras[1:]
     file_lang = lang or (detect_language(" ".join(p for _, p in body), default=None) if body else None)
     if file_lang not in LANGUAGES:
-        raise ImportError_(f"{source_name}: cannot tell the language (give --lang, one of {', '.join(LANGUAGES)})")
+        raise SourceImportError(f"{source_name}: cannot tell the language (give --lang, one of {', '.join(LANGUAGES)})")
     source = f"{archive.games[game].name} rulebook excerpt ({EXCERPT_LANGUAGE_NAMES[file_lang]})"
     for n, (line_no, para) in enumerate(body, start=1):
         pages, printed = page_refs(para)
@@ -99,10 +99,10 @@ def parse_faq(text: str, source_name: str, archive: Archive) -> ParseResult:
     lines = [line.rstrip() for line in text.splitlines()]
     paras = _paragraphs(lines)
     if not paras:
-        raise ImportError_(f"{source_name}: the file is empty")
+        raise SourceImportError(f"{source_name}: the file is empty")
     game = _game_for(paras[0][1], archive)
     if game is None:
-        raise ImportError_(f"{source_name}: first line {paras[0][1]!r} is not a known game")
+        raise SourceImportError(f"{source_name}: first line {paras[0][1]!r} is not a known game")
     prefix = archive.games[game].prefix
     name = archive.games[game].name
     section_re = re.compile(r"^(?P<name>" + "|".join(FAQ_SECTIONS) + r")\s*(?P<count>\d+)?$")
@@ -193,7 +193,7 @@ def parse_file(path: Path, archive: Archive, lang: str | None = None,
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ImportError_(f"{path}: cannot read: {exc}") from None
+        raise SourceImportError(f"{path}: cannot read: {exc}") from None
     name = source_name or path.name
     if sniff_format(text) == "faq":
         return parse_faq(text, name, archive)

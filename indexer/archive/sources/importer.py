@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.archive.schema import Archive, Ruling
-from indexer.archive.sources.formats import ImportError_, ParseResult, parse_file
+from indexer.archive.sources.formats import ParseResult, SourceImportError, parse_file
 from indexer.archive.sources.linking import LinkReport, link_records
 from indexer.archive.write import write_record
 
@@ -66,12 +66,12 @@ def plan_sources(paths: list[Path], sources_dir: Path) -> dict[Path, tuple[str, 
         try:
             digest = _digest(path.read_bytes())
         except OSError as exc:
-            raise ImportError_(f"{path}: cannot read: {exc}") from None
+            raise SourceImportError(f"{path}: cannot read: {exc}") from None
         if digest in by_digest:
             plan[path] = (by_digest[digest], False)
             continue
         if path.name in kept:
-            raise ImportError_(f"{path.name}: rulings/sources/ already holds a different file of "
+            raise SourceImportError(f"{path.name}: rulings/sources/ already holds a different file of "
                                f"that name; rename yours (e.g. {path.stem}-2{path.suffix}) and import again")
         kept[path.name] = digest
         by_digest[digest] = path.name

@@ -24,7 +24,7 @@ and kind in another language (the candidates). What is compared, and why:
   it, or more: the two are linked, but the candidate keeps its own translation (an official
   edition replaces our translation only when it is the whole rule).
 
-Calibration (``calibrate``, multilingual-e5-small; test: tests/test_growth.py): the links the
+Calibration (``calibrate_links``, multilingual-e5-small; test: tests/test_growth.py): the links the
 archive knows, fh-nl-N <-> fh-it-N, scored as if unknown, are the positives; every other pair
 of those records (fh-nl-1 vs fh-it-2 ...) and every pair of different Danish rulings
 (gh-da-N vs gh-da-M) the negatives. 12 positives: lowest 0.067 (fh-it-3 -> fh-nl-3), mean 0.080;
@@ -279,7 +279,7 @@ def link_records(batches: list[list[Ruling]], records: dict[str, Ruling],
 
 
 @dataclass
-class Calibration:
+class LinkCalibration:
     positives: list[tuple[str, str, float]]
     negatives: list[tuple[str, str, float]]
 
@@ -290,7 +290,7 @@ class Calibration:
         return max(self.negatives, key=lambda p: p[2])
 
 
-def calibrate(records: dict[str, Ruling], embedder: Embedder, kind: str = "rulebook") -> Calibration:
+def calibrate_links(records: dict[str, Ruling], embedder: Embedder, kind: str = "rulebook") -> LinkCalibration:
     """Score the archive's known links as if unknown (positives) and pairs of different rules.
 
     Each record of `kind` is scored against the records of its game and kind in other
@@ -298,7 +298,7 @@ def calibrate(records: dict[str, Ruling], embedder: Embedder, kind: str = "ruleb
     of its game and kind (all negatives: different rules).
     """
     sim = Similarity(embedder)
-    cal = Calibration([], [])
+    cal = LinkCalibration([], [])
     for rec in records.values():
         if rec.kind != kind:
             continue
