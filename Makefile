@@ -10,7 +10,7 @@ MODEL_DIR := models/multilingual-e5-small
 STAMP := $(VENV)/.stamp-installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install model index run test test-fast eval lint bench clean
+.PHONY: help install model index run test test-fast eval lint lint-code bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -34,7 +34,7 @@ index: model ## Build or update the search index (re-embeds only changed rulings
 run: index ## Install, build model and index, serve on 127.0.0.1:$(PORT) with gunicorn
 	PORT=$(PORT) $(PY) -m service.cli serve --port $(PORT)
 
-test: model ## Install and run every test (real model, real index, real server, Chromium)
+test: model lint-code ## Install, check the code, run every test (real model, real index, real server, Chromium)
 	$(PY) -m pytest -q
 
 test-fast: $(STAMP) ## Only the tests that need no model, no server and no browser (by marker)
@@ -42,6 +42,11 @@ test-fast: $(STAMP) ## Only the tests that need no model, no server and no brows
 
 eval: index ## Retrieval figures on $(SHARED)/eval/dev.yaml (also written to build/eval.json)
 	$(PY) -m service.cli eval $(SHARED)/eval/dev.yaml --out build/eval.json
+
+lint-code: $(STAMP) ## Lint and format check (ruff) and type check (mypy) the code
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 lint: $(STAMP) ## Validate the archive (strict: every ruling in all seven languages)
 	$(PY) -m service.cli lint --strict

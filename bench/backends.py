@@ -9,6 +9,7 @@ set (the dev questions and every language version of every ruling).
 
     python -m bench.backends [--out build/backends.json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.common import DEV_SET, REPO, log, percentiles
+from indexer.files import write_atomic
 
 OUTSIDE_SET = DEV_SET.with_name("dev-outside.yaml")
 BACKENDS = ("torch", "onnx", "onnx-int8")
@@ -54,18 +56,23 @@ def timed_variants(served: dict[str, object], model: str) -> dict[str, object]:
     from indexer.model.embedder import OnnxEmbedder
 
     cores = os.cpu_count() or 1
-    out = {f"torch ({n} threads)": TorchThreads(served["torch"], n)
-           for n in sorted({torch.get_num_threads(), 1}, reverse=True)}
+    out = {
+        f"torch ({n} threads)": TorchThreads(served["torch"], n)
+        for n in sorted({torch.get_num_threads(), 1}, reverse=True)
+    }
     for backend in ("onnx", "onnx-int8"):
         embedder = served[backend]
         out[f"{backend} ({embedder.threads} threads, as served)"] = embedder
         if embedder.threads != cores:
             out[f"{backend} ({cores} threads)"] = OnnxEmbedder(
-                model, quantised=backend == "onnx-int8", threads=cores, cache_size=0)
+                model, quantised=backend == "onnx-int8", threads=cores, cache_size=0
+            )
     return out
 
 
-def question_latency(embedders: dict[str, object], questions: list[str], rounds: int = 3) -> dict[str, dict]:
+def question_latency(
+    embedders: dict[str, object], questions: list[str], rounds: int = 3
+) -> dict[str, dict]:
     """Median (and tail) ms to embed one question. Each backend runs a block of questions on
     its own (interleaving single calls made the thread pools of torch and ONNX Runtime, which
     spin while they wait for work, starve each other: torch measured 1 s a question), in
@@ -77,7 +84,7 @@ def question_latency(embedders: dict[str, object], questions: list[str], rounds:
     names = list(embedders)
     for round_ in range(rounds):
         chunk = questions[round_::rounds]
-        for name in (names if round_ % 2 == 0 else names[::-1]):
+        for name in names if round_ % 2 == 0 else names[::-1]:
             time.sleep(0.5)  # the previous backend's spinning threads go to sleep
             for q in chunk:
                 t = time.perf_counter()
@@ -86,20 +93,31 @@ def question_latency(embedders: dict[str, object], questions: list[str], rounds:
     return {name: percentiles(s) for name, s in samples.items()}
 
 
-def cosines_to_torch(embedders: dict[str, object], questions: list[str],
-                     passages: list[str]) -> dict[str, dict]:
+def cosines_to_torch(
+    embedders: dict[str, object], questions: list[str], passages: list[str]
+) -> dict[str, dict]:
     from indexer.model.embedder import encode_passages
 
-    reference = np.vstack([embedders["torch"].encode(["query: " + q for q in questions]),
-                           encode_passages(embedders["torch"], passages)])
+    reference = np.vstack(
+        [
+            embedders["torch"].encode(["query: " + q for q in questions]),
+            encode_passages(embedders["torch"], passages),
+        ]
+    )
     out = {}
     for backend in ("onnx", "onnx-int8"):
         e = embedders[backend]
-        vectors = np.vstack([e.encode(["query: " + q for q in questions]), encode_passages(e, passages)])
+        vectors = np.vstack(
+            [e.encode(["query: " + q for q in questions]), encode_passages(e, passages)]
+        )
         cos = (vectors * reference).sum(axis=1)
-        out[backend] = {"texts": len(cos), "min": round(float(cos.min()), 5),
-                        "p05": round(float(np.percentile(cos, 5)), 5),
-                        "mean": round(float(cos.mean()), 5), "max": round(float(cos.max()), 5)}
+        out[backend] = {
+            "texts": len(cos),
+            "min": round(float(cos.min()), 5),
+            "p05": round(float(np.percentile(cos, 5)), 5),
+            "mean": round(float(cos.mean()), 5),
+            "max": round(float(cos.max()), 5),
+        }
     return out
 
 
@@ -123,8 +141,8 @@ def retrieval(archive, embedder, folder: Path) -> dict:
 def run_backends(archive=None, model: str | None = None) -> dict:
     """Every figure of the choice, measured in this run."""
     from indexer.archive.load import load_archive
-    from indexer.search.evaluate import load_questions
     from indexer.model.embedder import model_setting
+    from indexer.search.evaluate import load_questions
     from indexer.search.passages import passage_text
 
     archive = archive or load_archive()
@@ -133,21 +151,34 @@ def run_backends(archive=None, model: str | None = None) -> dict:
 
     embedders = {b: load_embedder(model, b) for b in BACKENDS}
     questions = [q.q for q in load_questions(DEV_SET)]
-    passages = [passage_text(rec, lang) for rec in archive.records.values() for lang in rec.languages()]
+    passages = [
+        passage_text(rec, lang) for rec in archive.records.values() for lang in rec.languages()
+    ]
     # The model as the report names it: a folder inside the repository by its relative path (a
     # report is committed; this machine's absolute paths do not belong in it).
     shown = Path(model)
-    shown = str(shown.resolve().relative_to(REPO)) if shown.is_absolute() and \
-        shown.resolve().is_relative_to(REPO) else str(model)
-    result: dict = {"model": shown, "cores": os.cpu_count(), "load_average_at_start": os.getloadavg()[0]}
+    shown = (
+        str(shown.resolve().relative_to(REPO))
+        if shown.is_absolute() and shown.resolve().is_relative_to(REPO)
+        else str(model)
+    )
+    result: dict = {
+        "model": shown,
+        "cores": os.cpu_count(),
+        "load_average_at_start": os.getloadavg()[0],
+    }
     result["question_ms"] = question_latency(timed_variants(embedders, model), questions)
-    log("backends: " + ", ".join(f"{n} p50 {p['p50']} ms" for n, p in result["question_ms"].items()))
+    log(
+        "backends: " + ", ".join(f"{n} p50 {p['p50']} ms" for n, p in result["question_ms"].items())
+    )
     result["cosine_to_torch"] = cosines_to_torch(embedders, questions, passages)
     log(f"backends: cosine to torch {result['cosine_to_torch']}")
     result["retrieval"] = {}
     with tempfile.TemporaryDirectory(prefix="rulings-backends-") as tmp:
         for backend in BACKENDS:
-            result["retrieval"][backend] = retrieval(archive, embedders[backend], Path(tmp) / backend)
+            result["retrieval"][backend] = retrieval(
+                archive, embedders[backend], Path(tmp) / backend
+            )
             log(f"backends: {backend} {result['retrieval'][backend]}")
     result["load_average_at_end"] = os.getloadavg()[0]
     return result
@@ -156,30 +187,38 @@ def run_backends(archive=None, model: str | None = None) -> dict:
 def render(r: dict) -> list[str]:
     """The figures as Markdown lines (for bench/report.md)."""
     cols = ("hit@1", "hit@3", "mrr@10", "wrongly_declined", "declined_unanswerable")
-    out = [f"Backends on {r['cores']} cores (load average {r['load_average_at_start']:.1f} at the "
-           f"start, {r['load_average_at_end']:.1f} at the end).", "",
-           "| backend | one question p50 ms | p95 ms |", "|---|---|---|"]
+    out = [
+        f"Backends on {r['cores']} cores (load average {r['load_average_at_start']:.1f} at the "
+        f"start, {r['load_average_at_end']:.1f} at the end).",
+        "",
+        "| backend | one question p50 ms | p95 ms |",
+        "|---|---|---|",
+    ]
     out += [f"| {n} | {p['p50']} | {p['p95']} |" for n, p in r["question_ms"].items()]
     out += ["", "| backend | cosine to torch: min | 5th pct | mean |", "|---|---|---|---|"]
-    out += [f"| {b} | {c['min']} | {c['p05']} | {c['mean']} |" for b, c in r["cosine_to_torch"].items()]
+    out += [
+        f"| {b} | {c['min']} | {c['p05']} | {c['mean']} |" for b, c in r["cosine_to_torch"].items()
+    ]
     out += ["", "| backend | file | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
     for backend, fig in r["retrieval"].items():
         for name in ("dev", "dev-outside"):
-            out.append(f"| {backend} | {name} | " + " | ".join(
-                "–" if fig[name][c] is None else str(fig[name][c]) for c in cols) + " |")
+            out.append(
+                f"| {backend} | {name} | "
+                + " | ".join("–" if fig[name][c] is None else str(fig[name][c]) for c in cols)
+                + " |"
+            )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=None, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="also write the figures as JSON here"
+    )
     args = parser.parse_args(argv)
     result = run_backends()
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = args.out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-        os.replace(tmp, args.out)
+        write_atomic(args.out, json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print("\n".join(render(result)))
     return 0
 

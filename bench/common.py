@@ -1,5 +1,6 @@
 """Shared helpers for the benchmarks: machine and version info, percentiles, memory, a caching
 embedder, and a one-line log."""
+
 from __future__ import annotations
 
 import os
@@ -23,9 +24,13 @@ def percentiles(samples_ms: list[float] | np.ndarray) -> dict:
     a = np.asarray(samples_ms, dtype=np.float64)
     if a.size == 0:
         return {"n": 0, "p50": None, "p95": None, "p99": None, "mean": None}
-    return {"n": int(a.size), "p50": round(float(np.percentile(a, 50)), 3),
-            "p95": round(float(np.percentile(a, 95)), 3),
-            "p99": round(float(np.percentile(a, 99)), 3), "mean": round(float(a.mean()), 3)}
+    return {
+        "n": int(a.size),
+        "p50": round(float(np.percentile(a, 50)), 3),
+        "p95": round(float(np.percentile(a, 95)), 3),
+        "p99": round(float(np.percentile(a, 99)), 3),
+        "mean": round(float(a.mean()), 3),
+    }
 
 
 def rss_mb() -> float:
@@ -62,8 +67,13 @@ def machine() -> dict:
                 break
     except OSError:
         pass
-    return {"cores": os.cpu_count(), "memory_gib": mem_gib, "cpu": cpu,
-            "platform": platform.platform(), "load_average_at_start": load_average()}
+    return {
+        "cores": os.cpu_count(),
+        "memory_gib": mem_gib,
+        "cpu": cpu,
+        "platform": platform.platform(),
+        "load_average_at_start": load_average(),
+    }
 
 
 def versions() -> dict:
@@ -71,12 +81,18 @@ def versions() -> dict:
     import sentence_transformers
     import torch
 
-    out = {"python": platform.python_version(), "torch": torch.__version__,
-           "faiss": faiss.__version__, "sentence-transformers": sentence_transformers.__version__,
-           "numpy": np.__version__, "torch_threads": torch.get_num_threads()}
+    out = {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "faiss": faiss.__version__,
+        "sentence-transformers": sentence_transformers.__version__,
+        "numpy": np.__version__,
+        "torch_threads": torch.get_num_threads(),
+    }
     for name in ("bm25s", "flask", "gunicorn", "httpx"):
         try:
             from importlib.metadata import version
+
             out[name] = version(name)
         except Exception:  # pragma: no cover - informational only
             pass
@@ -92,7 +108,9 @@ class CachingEmbedder:
         self.dimension = inner.dimension
         self._cache: dict[str, np.ndarray] = {}
 
-    def encode(self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False) -> np.ndarray:
+    def encode(
+        self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False
+    ) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
             vecs = self.inner.encode(missing, batch_size=batch_size, show_progress=show_progress)
@@ -102,4 +120,5 @@ class CachingEmbedder:
 
 def load_dev_questions():
     from indexer.search.evaluate import load_questions
+
     return load_questions(DEV_SET)

@@ -5,6 +5,7 @@ processes, and the query cache's effect on repeated questions (reported apart).
 
     python -m bench.latency [--requests N] [--index DIR]   (the HTTP part alone)
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,7 +23,7 @@ from bench.common import REPO, load_dev_questions, log, percentiles
 
 def in_process(engine, repetitions: int = 3) -> dict:
     """ask and bare embedding interleaved question by question (same load for both)."""
-    from indexer.search.searcher import Signals
+    from indexer.search.results import Signals
 
     base = [q.q for q in load_dev_questions()]
     emb = engine.searcher.embedder
@@ -43,8 +44,19 @@ def in_process(engine, repetitions: int = 3) -> dict:
 
     # Where the time goes: each named stage of Searcher.search, timed on its own per question.
     s = engine.searcher
-    stages: dict[str, list[float]] = {k: [] for k in (
-        "analyse", "dense", "lexical", "card_signal", "candidates", "rerank", "collapse", "decide")}
+    stages: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "analyse",
+            "dense",
+            "lexical",
+            "card_signal",
+            "candidates",
+            "rerank",
+            "collapse",
+            "decide",
+        )
+    }
 
     def timed(name, fn):
         t = time.perf_counter()
@@ -57,8 +69,14 @@ def in_process(engine, repetitions: int = 3) -> dict:
         allowed = s.allowed(question)
         text, keys, votes = timed("dense", lambda: s.dense(question, allowed))
         bm25, bm25_keys = timed("lexical", lambda: s.lexical(question, allowed))
-        sig = Signals(text, keys, bm25, bm25_keys,
-                      timed("card_signal", lambda: s.card_signal(question, allowed)), votes)
+        sig = Signals(
+            text,
+            keys,
+            bm25,
+            bm25_keys,
+            timed("card_signal", lambda: s.card_signal(question, allowed)),
+            votes,
+        )
         candidates = timed("candidates", lambda: s.candidates(question, sig))
         ranked = timed("rerank", lambda: s.rerank(candidates))
         timed("collapse", lambda: s.collapse(ranked, sig, question.lang, 3))
@@ -67,10 +85,17 @@ def in_process(engine, repetitions: int = 3) -> dict:
     # The dense stage is the question's embedding plus the FAISS search; the rest is not model.
     non_model = round(sum(v for k, v in breakdown.items() if k != "dense"), 3)
     ratio = round(ask["p50"] / bare["p50"], 3) if bare["p50"] else None
-    return {"questions": len(base), "repetitions": repetitions, "ask_ms": ask,
-            "bare_embedding_ms": bare, "ratio_p50": ratio, "target_ratio_p50": 1.5,
-            "target_met": ratio is not None and ratio <= 1.5,
-            "stage_median_ms": breakdown, "non_model_median_ms_sum": non_model}
+    return {
+        "questions": len(base),
+        "repetitions": repetitions,
+        "ask_ms": ask,
+        "bare_embedding_ms": bare,
+        "ratio_p50": ratio,
+        "target_ratio_p50": 1.5,
+        "target_met": ratio is not None and ratio <= 1.5,
+        "stage_median_ms": breakdown,
+        "non_model_median_ms_sum": non_model,
+    }
 
 
 # -- questions, processes, memory ---------------------------------------------------------
@@ -120,29 +145,46 @@ def serving_memory(pid: int) -> dict:
             rollup = Path(f"/proc/{p}/smaps_rollup").read_text()
         except OSError:
             continue
-        vm = next(int(l.split()[1]) for l in status.splitlines() if l.startswith("VmRSS:"))
-        ps = next(int(l.split()[1]) for l in rollup.splitlines() if l.startswith("Pss:"))
+        vm = next(int(ln.split()[1]) for ln in status.splitlines() if ln.startswith("VmRSS:"))
+        ps = next(int(ln.split()[1]) for ln in rollup.splitlines() if ln.startswith("Pss:"))
         rss, pss = rss + vm, pss + ps
         per_process.append({"pid": p, "rss_mb": round(vm / 1024, 1), "pss_mb": round(ps / 1024, 1)})
-    return {"processes": len(per_process), "rss_mb_sum": round(rss / 1024, 1),
-            "pss_mb_sum": round(pss / 1024, 1), "per_process": per_process}
+    return {
+        "processes": len(per_process),
+        "rss_mb_sum": round(rss / 1024, 1),
+        "pss_mb_sum": round(pss / 1024, 1),
+        "per_process": per_process,
+    }
 
 
-def start_server(index_dir: Path, argv: list[str] | None = None, env: dict | None = None,
-                 question: str = "How many cards can I hold?") -> tuple[subprocess.Popen, str, float]:
+def start_server(
+    index_dir: Path,
+    argv: list[str] | None = None,
+    env: dict | None = None,
+    question: str = "How many cards can I hold?",
+) -> tuple[subprocess.Popen, str, float]:
     """Start a server on a free port; returns (process, url, seconds from start to first answer)."""
     import httpx
 
     port = _free_port()
-    full_env = dict(os.environ, RULINGS_INDEX_DIR=str(index_dir), PORT=str(port),
-                    ACCESS_LOG="", TOKENIZERS_PARALLELISM="false", **(env or {}))
+    full_env = dict(
+        os.environ,
+        RULINGS_INDEX_DIR=str(index_dir),
+        PORT=str(port),
+        ACCESS_LOG="",
+        TOKENIZERS_PARALLELISM="false",
+        **(env or {}),
+    )
     full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), full_env.get("PYTHONPATH")]))
-    argv = [a.replace("{port}", str(port)) for a in
-            (argv or [sys.executable, "-m", "service.cli", "serve", "--port", "{port}"])]
+    argv = [
+        a.replace("{port}", str(port))
+        for a in (argv or [sys.executable, "-m", "service.cli", "serve", "--port", "{port}"])
+    ]
     url = f"http://127.0.0.1:{port}"
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=REPO, env=full_env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        argv, cwd=REPO, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -166,8 +208,14 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 
 # -- load -----------------------------------------------------------------------------------
-async def _load(url: str, questions: list[str], clients: int, total: int | None = None,
-                duration_s: float | None = None, keep_samples: bool = False) -> dict:
+async def _load(
+    url: str,
+    questions: list[str],
+    clients: int,
+    total: int | None = None,
+    duration_s: float | None = None,
+    keep_samples: bool = False,
+) -> dict:
     """`clients` connections asking GET /v1/ask for each question in turn, until `total`
     requests or `duration_s` seconds, whichever comes first."""
     import httpx
@@ -178,6 +226,7 @@ async def _load(url: str, questions: list[str], clients: int, total: int | None 
     stop_at = time.monotonic() + duration_s if duration_s else None
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+
         async def worker():
             for q in todo:
                 if stop_at and time.monotonic() > stop_at:
@@ -194,10 +243,16 @@ async def _load(url: str, questions: list[str], clients: int, total: int | None 
         t0 = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(clients)))
         wall = time.perf_counter() - t0
-    return {"clients": clients, "requests": len(latencies), "wall_s": round(wall, 2),
-            "throughput_rps": round(len(latencies) / wall, 2), "latency_ms": percentiles(latencies),
-            "errors": len(errors), "error_kinds": sorted(set(errors)),
-            **({"samples_ms": latencies} if keep_samples else {})}
+    return {
+        "clients": clients,
+        "requests": len(latencies),
+        "wall_s": round(wall, 2),
+        "throughput_rps": round(len(latencies) / wall, 2),
+        "latency_ms": percentiles(latencies),
+        "errors": len(errors),
+        "error_kinds": sorted(set(errors)),
+        **({"samples_ms": latencies} if keep_samples else {}),
+    }
 
 
 def _one_at_a_time_ms(embedder, questions: list[str]) -> dict:
@@ -224,7 +279,9 @@ def bare_torch_ms(questions: list[str]) -> dict:
     torch_embedder = SentenceEmbedder(model_setting())
     out: dict = {}
     for threads in sorted({torch.get_num_threads(), 1}, reverse=True):
-        out[f"{threads}_threads"] = _one_at_a_time_ms(TorchThreads(torch_embedder, threads), questions)
+        out[f"{threads}_threads"] = _one_at_a_time_ms(
+            TorchThreads(torch_embedder, threads), questions
+        )
     out["best_p50"] = min(v["p50"] for v in out.values())
     return out
 
@@ -243,12 +300,20 @@ def cache_effect(url: str, questions: list[str]) -> dict:
     cache, then cached."""
     run = asyncio.run(_load(url, questions + questions, 1, keep_samples=True))
     samples = run["samples_ms"]
-    return {"questions": len(questions), "first_ms": percentiles(samples[:len(questions)]),
-            "repeated_ms": percentiles(samples[len(questions):]), "errors": run["errors"]}
+    return {
+        "questions": len(questions),
+        "first_ms": percentiles(samples[: len(questions)]),
+        "repeated_ms": percentiles(samples[len(questions) :]),
+        "errors": run["errors"],
+    }
 
 
-def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
-         max_seconds_per_level: float = 30.0) -> dict:
+def http(
+    index_dir: Path,
+    requests_per_level: int = 144,
+    levels=(1, 8, 32),
+    max_seconds_per_level: float = 30.0,
+) -> dict:
     """HTTP load at each level with distinct questions, beside bare torch in the same run."""
     base = [q.q for q in load_dev_questions()]
     bare = bare_torch_ms(base)
@@ -263,10 +328,13 @@ def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
         asyncio.run(_load(url, fresh(16), 4))  # warm-up: every worker answers once or more
         results = []
         for clients in levels:
-            res = asyncio.run(_load(url, fresh(requests_per_level), clients,
-                                    duration_s=max_seconds_per_level))
-            log(f"http {clients} clients: {res['throughput_rps']} rps p50 {res['latency_ms']['p50']} "
-                f"p99 {res['latency_ms']['p99']} errors {res['errors']}")
+            res = asyncio.run(
+                _load(url, fresh(requests_per_level), clients, duration_s=max_seconds_per_level)
+            )
+            log(
+                f"http {clients} clients: {res['throughput_rps']} rps p50 {res['latency_ms']['p50']} "
+                f"p99 {res['latency_ms']['p99']} errors {res['errors']}"
+            )
             results.append(res)
         memory = serving_memory(proc.pid)
         cache = cache_effect(url, fresh(60))
@@ -288,18 +356,28 @@ def http(index_dir: Path, requests_per_level: int = 144, levels=(1, 8, 32),
     floor_ms = round(8 * onnx_one_core["p50"] / cores, 2)
     from indexer.model.embedder import backend_setting
     from service.http.wsgi import web_threads, web_workers
-    return {"server": f"rulings serve (gunicorn gthread, {web_workers()} workers x {web_threads()} "
-                      f"threads, backend {backend_setting()})",
-            "endpoint": "GET /v1/ask, every question made unique", "cold_start_to_first_answer_s":
-                round(cold, 2), "cold_starts_s": [round(c, 2) for c in colds],
-            "target_cold_start_s": 3.0, "levels": results,
-            "bare_torch_ms": bare, "p99_at_8_over_bare_torch_p50": ratio, "target_ratio": 2.5,
-            "bare_onnx_one_thread_ms": onnx_one_core, "floor_mean_at_8_ms": floor_ms,
-            "floor_ratio_at_8": round(floor_ms / bare["best_p50"], 2),
-            "target_met": bool(ratio is not None and ratio <= 2.5 and at8["errors"] == 0),
-            "memory": memory, "target_memory_mb": 600, "cache": cache,
-            "note": f"client and server share the machine's {os.cpu_count()} cores (loopback); "
-                    f"load average {os.getloadavg()[0]:.2f} at the end"}
+
+    return {
+        "server": f"rulings serve (gunicorn gthread, {web_workers()} workers x {web_threads()} "
+        f"threads, backend {backend_setting()})",
+        "endpoint": "GET /v1/ask, every question made unique",
+        "cold_start_to_first_answer_s": round(cold, 2),
+        "cold_starts_s": [round(c, 2) for c in colds],
+        "target_cold_start_s": 3.0,
+        "levels": results,
+        "bare_torch_ms": bare,
+        "p99_at_8_over_bare_torch_p50": ratio,
+        "target_ratio": 2.5,
+        "bare_onnx_one_thread_ms": onnx_one_core,
+        "floor_mean_at_8_ms": floor_ms,
+        "floor_ratio_at_8": round(floor_ms / bare["best_p50"], 2),
+        "target_met": bool(ratio is not None and ratio <= 2.5 and at8["errors"] == 0),
+        "memory": memory,
+        "target_memory_mb": 600,
+        "cache": cache,
+        "note": f"client and server share the machine's {os.cpu_count()} cores (loopback); "
+        f"load average {os.getloadavg()[0]:.2f} at the end",
+    }
 
 
 def render_http(h: dict) -> list[str]:
@@ -307,40 +385,63 @@ def render_http(h: dict) -> list[str]:
     if "skipped" in h:
         return [f"Skipped: {h['skipped']}.", ""]
     bare, mem, cache = h["bare_torch_ms"], h["memory"], h["cache"]
-    out = [f"{h['server']}, {h['endpoint']}; {h['note']}.", "",
-           "| clients | requests | req/s | p50 ms | p99 ms | errors |", "|---|---|---|---|---|---|"]
-    out += [f"| {lv['clients']} | {lv['requests']} | {lv['throughput_rps']} | {lv['latency_ms']['p50']} | "
-            f"{lv['latency_ms']['p99']} | {lv['errors']} |" for lv in h["levels"]]
+    out = [
+        f"{h['server']}, {h['endpoint']}; {h['note']}.",
+        "",
+        "| clients | requests | req/s | p50 ms | p99 ms | errors |",
+        "|---|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {lv['clients']} | {lv['requests']} | {lv['throughput_rps']} | {lv['latency_ms']['p50']} | "
+        f"{lv['latency_ms']['p99']} | {lv['errors']} |"
+        for lv in h["levels"]
+    ]
     met = lambda ok: "met" if ok else "missed"
-    out += ["", "Baseline, same run, server not yet started: one bare torch embedding "
-                "(sentence-transformers) of the same questions, p50 " + ", ".join(
-                    f"{k.replace('_', ' ')} {v['p50']} ms" for k, v in bare.items() if k != "best_p50")
-            + f"; the ratio below divides by the lower, {bare['best_p50']} ms.",
-            f"p99 at 8 clients / bare torch p50: **{h['p99_at_8_over_bare_torch_p50']}** "
-            f"(target <= {h['target_ratio']} with 0 errors: {met(h['target_met'])}).", ""]
+    out += [
+        "",
+        "Baseline, same run, server not yet started: one bare torch embedding "
+        "(sentence-transformers) of the same questions, p50 "
+        + ", ".join(
+            f"{k.replace('_', ' ')} {v['p50']} ms" for k, v in bare.items() if k != "best_p50"
+        )
+        + f"; the ratio below divides by the lower, {bare['best_p50']} ms.",
+        f"p99 at 8 clients / bare torch p50: **{h['p99_at_8_over_bare_torch_p50']}** "
+        f"(target <= {h['target_ratio']} with 0 errors: {met(h['target_met'])}).",
+        "",
+    ]
     if "floor_mean_at_8_ms" in h:
-        out += [f"The floor of one forward pass per distinct question on this machine: the served "
-                f"ONNX session at one thread (as each worker runs it) takes p50 "
-                f"{h['bare_onnx_one_thread_ms']['p50']} ms a question, so 8 clients on "
-                f"{os.cpu_count()} cores wait at least {h['floor_mean_at_8_ms']} ms on average "
-                f"for an answer, {h['floor_ratio_at_8']} x the bare torch p50, before any HTTP, "
-                f"search or client cost"
-                + (": the ratio target, on the p99, cannot be met here with this model."
-                   if h["floor_ratio_at_8"] > h["target_ratio"] else "."), ""]
-    out += ["| figure | measured | target |", "|---|---|---|",
-            f"| cold start, process start to first answer (median of "
-            f"{len(h.get('cold_starts_s', [0]))}: {', '.join(map(str, h.get('cold_starts_s', [])))} s) "
-            f"| {h['cold_start_to_first_answer_s']} s | "
-            f"< {h['target_cold_start_s']} s ({met(h['cold_start_to_first_answer_s'] < h['target_cold_start_s'])}) |",
-            f"| memory of the serving processes ({mem['processes']}: master + workers), summed PSS "
-            f"| {mem['pss_mb_sum']} MB | < {h['target_memory_mb']} MB "
-            f"({met(mem['pss_mb_sum'] < h['target_memory_mb'])}) |",
-            f"| the same, summed VmRSS (counts pages shared after the fork once per process) "
-            f"| {mem['rss_mb_sum']} MB | |", "",
-            f"Query cache (one per worker), reported apart: {cache['questions']} new questions asked "
-            f"by one client over one connection, "
-            f"p50 {cache['first_ms']['p50']} ms; the same questions again (answered from the cache), "
-            f"p50 {cache['repeated_ms']['p50']} ms.", ""]
+        out += [
+            f"The floor of one forward pass per distinct question on this machine: the served "
+            f"ONNX session at one thread (as each worker runs it) takes p50 "
+            f"{h['bare_onnx_one_thread_ms']['p50']} ms a question, so 8 clients on "
+            f"{os.cpu_count()} cores wait at least {h['floor_mean_at_8_ms']} ms on average "
+            f"for an answer, {h['floor_ratio_at_8']} x the bare torch p50, before any HTTP, "
+            f"search or client cost"
+            + (
+                ": the ratio target, on the p99, cannot be met here with this model."
+                if h["floor_ratio_at_8"] > h["target_ratio"]
+                else "."
+            ),
+            "",
+        ]
+    out += [
+        "| figure | measured | target |",
+        "|---|---|---|",
+        f"| cold start, process start to first answer (median of "
+        f"{len(h.get('cold_starts_s', [0]))}: {', '.join(map(str, h.get('cold_starts_s', [])))} s) "
+        f"| {h['cold_start_to_first_answer_s']} s | "
+        f"< {h['target_cold_start_s']} s ({met(h['cold_start_to_first_answer_s'] < h['target_cold_start_s'])}) |",
+        f"| memory of the serving processes ({mem['processes']}: master + workers), summed PSS "
+        f"| {mem['pss_mb_sum']} MB | < {h['target_memory_mb']} MB "
+        f"({met(mem['pss_mb_sum'] < h['target_memory_mb'])}) |",
+        f"| the same, summed VmRSS (counts pages shared after the fork once per process) | {mem['rss_mb_sum']} MB | |",
+        "",
+        f"Query cache (one per worker), reported apart: {cache['questions']} new questions asked "
+        f"by one client over one connection, "
+        f"p50 {cache['first_ms']['p50']} ms; the same questions again (answered from the cache), "
+        f"p50 {cache['repeated_ms']['p50']} ms.",
+        "",
+    ]
     return out
 
 
@@ -360,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
             from indexer.archive.load import load_archive
             from indexer.model.embedder import load_embedder
             from indexer.search.index import build_index
+
             index_dir = Path(tmp) / "index"
             build_index(load_archive(), load_embedder(), index_dir, show_progress=False)
         print(json.dumps(http(index_dir, args.requests), indent=1))

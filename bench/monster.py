@@ -8,6 +8,7 @@ wall pieces, thin walls, obstacles, traps, difficult terrain and six enemies, th
 one corner with Move 8 (walking, ranged with two targets; jumping; flying; teleporting), plus
 the open 50 x 50 board, where the monster cannot reach its focus this turn.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,19 +46,26 @@ def _room(seed: int = SEED) -> dict[str, Any]:
                 out.append(list(h))
         return out
 
-    terrain = {"obstacles": free(60), "traps": free(30), "hazardous": free(20),
-               "difficult": free(60)}
+    terrain = {
+        "obstacles": free(60),
+        "traps": free(30),
+        "hazardous": free(20),
+        "difficult": free(60),
+    }
     thin = []
     for c in range(10, 20):  # a thin wall line between rows 24 and 25, columns 10..19
         if (c, 24) not in taken and (c, 25) not in taken:
             thin.append([[c, 24], [c, 25]])
-    enemies = [{"hex": h, "initiative": 10 + 7 * i, "name": f"enemy {i}"}
-               for i, h in enumerate(free(6))]
-    return {"game": "frosthaven",
-            "map": {"width": SIDE, "height": SIDE, "walls": walls, "thin_walls": thin,
-                    **terrain},
-            "monster": {"hex": [2, 2], "move": MOVE, "range": 0, "targets": 1},
-            "allies": free(3), "enemies": enemies}
+    enemies = [
+        {"hex": h, "initiative": 10 + 7 * i, "name": f"enemy {i}"} for i, h in enumerate(free(6))
+    ]
+    return {
+        "game": "frosthaven",
+        "map": {"width": SIDE, "height": SIDE, "walls": walls, "thin_walls": thin, **terrain},
+        "monster": {"hex": [2, 2], "move": MOVE, "range": 0, "targets": 1},
+        "allies": free(3),
+        "enemies": enemies,
+    }
 
 
 def boards() -> dict[str, dict[str, Any]]:
@@ -73,13 +81,24 @@ def boards() -> dict[str, dict[str, Any]]:
     gloom["game"] = "gloomhaven"
     teleport = json.loads(json.dumps(room))
     teleport["monster"]["teleport"] = True
-    open_board = {"game": "frosthaven", "map": {"width": SIDE, "height": SIDE},
-                  "monster": {"hex": [0, 0], "move": MOVE},
-                  "enemies": [{"hex": [49, 49], "initiative": 20, "name": "far"},
-                              {"hex": [0, 49], "initiative": 30, "name": "down"}]}
-    return {"room, melee": room, "room, ranged 4, 2 targets": ranged,
-            "room, ranged, gloomhaven": gloom, "room, jump": jump, "room, flying": flying,
-            "room, teleport": teleport, "open board": open_board}
+    open_board = {
+        "game": "frosthaven",
+        "map": {"width": SIDE, "height": SIDE},
+        "monster": {"hex": [0, 0], "move": MOVE},
+        "enemies": [
+            {"hex": [49, 49], "initiative": 20, "name": "far"},
+            {"hex": [0, 49], "initiative": 30, "name": "down"},
+        ],
+    }
+    return {
+        "room, melee": room,
+        "room, ranged 4, 2 targets": ranged,
+        "room, ranged, gloomhaven": gloom,
+        "room, jump": jump,
+        "room, flying": flying,
+        "room, teleport": teleport,
+        "open board": open_board,
+    }
 
 
 def _time(payload: dict[str, Any], repetitions: int) -> dict[str, Any]:
@@ -93,17 +112,24 @@ def _time(payload: dict[str, Any], repetitions: int) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 - a refused request is a figure too
             return {"error": str(exc)}
         samples.append(time.perf_counter() - t)
-    return {"median_s": round(statistics.median(samples), 4), "max_s": round(max(samples), 4),
-            "repetitions": repetitions}
+    return {
+        "median_s": round(statistics.median(samples), 4),
+        "max_s": round(max(samples), 4),
+        "repetitions": repetitions,
+    }
 
 
 def run_monster_bench(repetitions: int = 5, target_s: float = 0.3) -> dict[str, Any]:
     """Time the solver on every board; `target_met`: every median under `target_s`."""
     rows = {label: _time(payload, repetitions) for label, payload in boards().items()}
     medians = [r["median_s"] for r in rows.values() if "median_s" in r]
-    return {"board": f"{SIDE} x {SIDE}, Move {MOVE}, seed {SEED}", "target_s": target_s,
-            "boards": rows, "worst_median_s": max(medians) if medians else None,
-            "target_met": bool(medians) and max(medians) < target_s}
+    return {
+        "board": f"{SIDE} x {SIDE}, Move {MOVE}, seed {SEED}",
+        "target_s": target_s,
+        "boards": rows,
+        "worst_median_s": max(medians) if medians else None,
+        "target_met": bool(medians) and max(medians) < target_s,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,8 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {label:30s} refused: {row['error']}")
         else:
             print(f"  {label:30s} median {row['median_s']:.4f} s, max {row['max_s']:.4f} s")
-    print(f"worst median {result['worst_median_s']} s: target "
-          f"{'met' if result['target_met'] else 'missed'}")
+    print(
+        f"worst median {result['worst_median_s']} s: target {'met' if result['target_met'] else 'missed'}"
+    )
     return 0
 
 

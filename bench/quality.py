@@ -11,6 +11,7 @@
   declines below one cosine threshold chosen on dev itself (optimistic).
 Baselines are measured on dev.yaml (they have nothing to fit but that threshold).
 """
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,7 @@ import numpy as np
 from bench.common import CachingEmbedder, load_dev_questions, log
 from indexer.model.embedder import encode_passages, encode_queries
 from indexer.search.evaluate import evaluate
-from indexer.search.searcher import Hit, SearchResult
+from indexer.search.results import Hit, SearchResult
 
 TOKEN = re.compile(r"\w+", re.UNICODE)
 
@@ -65,7 +66,9 @@ class Bm25Baseline:
         scores = self.bm25.get_scores(tokens) if tokens else np.zeros(len(self.ids))
         order = np.argsort(-scores, kind="stable")
         ranked = [(self.ids[i], scores[i]) for i in order if scores[i] > 0]
-        return SearchResult(question, "?", None, False, _collapse(self.archive, ranked, k), "baseline")
+        return SearchResult(
+            question, "?", None, False, _collapse(self.archive, ranked, k), "baseline"
+        )
 
 
 class DenseBaseline:
@@ -73,7 +76,9 @@ class DenseBaseline:
         self.archive = archive
         self.embedder = embedder
         self.ids = list(archive.records)
-        self.vectors = encode_passages(embedder, [Bm25Baseline._text(archive.records[r]) for r in self.ids])
+        self.vectors = encode_passages(
+            embedder, [Bm25Baseline._text(archive.records[r]) for r in self.ids]
+        )
         self.threshold: float | None = None
 
     def search(self, question: str, k: int = 10) -> SearchResult:
@@ -90,7 +95,9 @@ class DenseBaseline:
         for item in questions:
             hits = self.search(item.q).hits
             top = hits[0].score if hits else 0.0
-            correct = bool(item.expect) and bool(hits) and bool(set(hits[0].group) & set(item.expect))
+            correct = (
+                bool(item.expect) and bool(hits) and bool(set(hits[0].group) & set(item.expect))
+            )
             rows.append((top, bool(item.expect), correct))
         candidates = sorted({0.0, *(r[0] for r in rows), *(r[0] + 1e-6 for r in rows)})
         best_t, best = 0.0, -1
@@ -104,33 +111,42 @@ class DenseBaseline:
 
 def run_quality(archive, embedder, index) -> dict:
     """Held-out figures of the service with its ablation, and the baselines on dev."""
-    from indexer.paths import REPO_ROOT
+    from indexer.paths import DEFAULT_QUESTION_SETS, REPO_ROOT
     from indexer.search.calibrate import calibrate
     from indexer.search.evaluate import load_questions
     from indexer.search.searcher import Searcher
-    from service.computed import cited_by_computation
-    from indexer.paths import DEFAULT_QUESTION_SETS
+    from service.computed import cited_by_questions
 
     emb = CachingEmbedder(embedder)
     t = time.perf_counter()
-    sets = {p.split("/")[-1].removesuffix(".yaml"): load_questions(REPO_ROOT / p)
-            for p in DEFAULT_QUESTION_SETS if (REPO_ROOT / p).exists()}
-    searcher = Searcher(archive, index, emb, cited_by_computation=cited_by_computation)
-    keyless = Searcher(archive, index, emb, use_keys=False, cited_by_computation=cited_by_computation)
-    _, service = calibrate(searcher, sets, k=5, keyless_searcher=keyless)
-    log(f"quality: held-out hit@1 {service['held_out']['overall']['hit@1']} "
-        f"({time.perf_counter() - t:.1f}s)")
+    sets = {
+        p.split("/")[-1].removesuffix(".yaml"): load_questions(REPO_ROOT / p)
+        for p in DEFAULT_QUESTION_SETS
+        if (REPO_ROOT / p).exists()
+    }
+    searcher = Searcher(archive, index, emb)
+    keyless = Searcher(archive, index, emb, use_keys=False)
+    cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
+    _, service = calibrate(searcher, sets, cited=cited, k=5, keyless_searcher=keyless)
+    log(
+        f"quality: held-out hit@1 {service['held_out']['overall']['hit@1']} ({time.perf_counter() - t:.1f}s)"
+    )
     questions = load_dev_questions()
     n = len(questions)
     baselines: dict[str, dict] = {}
     bm25 = Bm25Baseline(archive)
-    baselines["bm25_baseline"] = dict(_figures(evaluate(questions, bm25.search), n),
-                                      note="vanilla bm25s on original title+text; never declines")
+    baselines["bm25_baseline"] = dict(
+        _figures(evaluate(questions, bm25.search), n),
+        note="vanilla bm25s on original title+text; never declines",
+    )
     dense = DenseBaseline(archive, emb)
-    baselines["dense_baseline"] = dict(_figures(evaluate(questions, dense.search), n),
-                                       note="e5 cosine on original title+text; never declines")
+    baselines["dense_baseline"] = dict(
+        _figures(evaluate(questions, dense.search), n),
+        note="e5 cosine on original title+text; never declines",
+    )
     threshold = dense.tune_threshold(questions)
     baselines["dense_baseline_threshold"] = dict(
         _figures(evaluate(questions, dense.search), n),
-        note=f"dense baseline declining below cosine {threshold:.4f} (tuned on dev itself)")
+        note=f"dense baseline declining below cosine {threshold:.4f} (tuned on dev itself)",
+    )
     return {"service": service, "baselines": baselines, "dev_questions": n}

@@ -10,6 +10,7 @@ Every check is a module with:
   - ``EXAMPLE``: one valid request, used by the docs, the page and the tests.
 No Flask in here: the service and the CLI turn CheckInputError into a 422 / a one-line error.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -57,5 +58,12 @@ def run_check(name: str, payload: Any) -> dict[str, Any]:
     return check_module(name).run(payload)
 
 
-__all__ = ["CHECKS", "CheckInputError", "UnknownCheck", "check_module", "check_rulings",
-           "checks_for", "run_check"]
+__all__ = [
+    "CHECKS",
+    "CheckInputError",
+    "UnknownCheck",
+    "check_module",
+    "check_rulings",
+    "checks_for",
+    "run_check",
+]

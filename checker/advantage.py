@@ -17,12 +17,13 @@ Where the archive is silent (``rulings: []`` and a note):
     cards are compared on their numbers, and cards whose effects differ are reported ambiguous.
 Rolling modifiers are out of scope: exactly two non-rolling cards.
 """
+
 from __future__ import annotations
 
 import math
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import AfterValidator, Field, StrictStr, WithJsonSchema, model_validator
 
@@ -31,6 +32,7 @@ from checker.base import (
     CheckRequest,
     CheckResponse,
     FieldProblem,
+    Game,
     Int,
     Step,
     Text,
@@ -48,8 +50,9 @@ _VALUE = re.compile(r"(?:(?P<sign>[+-])(?P<n>\d{1,2})|(?P<x2>x2)|(?P<null>null))
 VALUE_PATTERN = "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])$"
 NO_GH = "The archive holds no Gloomhaven ruling on advantage and disadvantage"
 #: Every ruling this check may cite.
-RULINGS = frozenset({"fh-nl-3", "fh-it-3", "fh-clar-19", "fh-clar-20", "fh-clar-15",
-                     "gh-example-null"})
+RULINGS = frozenset(
+    {"fh-nl-3", "fh-it-3", "fh-clar-19", "fh-clar-20", "fh-clar-15", "gh-example-null"}
+)
 
 
 @dataclass(frozen=True)
@@ -69,22 +72,31 @@ def normal_effect(text: str) -> str:
 
 def _card_value(value: str) -> str:
     if value.lower().endswith(" rolling"):
-        raise ValueError(f": rolling modifiers are out of scope for this check (got {shown(value)})")
+        raise ValueError(
+            f": rolling modifiers are out of scope for this check (got {shown(value)})"
+        )
     if not _VALUE.fullmatch(value):
-        raise ValueError(f"must be '+N' or '-N' (N from 0 to 99), 'x2' or 'null' "
-                         f"(got {shown(value)})")
+        raise ValueError(
+            f"must be '+N' or '-N' (N from 0 to 99), 'x2' or 'null' (got {shown(value)})"
+        )
     return value
 
 
 class DrawnCard(CheckModel):
     """One card as the request gives it."""
 
-    value: Annotated[StrictStr, AfterValidator(_card_value),
-                     WithJsonSchema({"type": "string", "pattern": VALUE_PATTERN})]
+    value: Annotated[
+        StrictStr,
+        AfterValidator(_card_value),
+        WithJsonSchema({"type": "string", "pattern": VALUE_PATTERN}),
+    ]
     effects: tuple[Text, ...] = Field(
-        default=(), max_length=MAX_EFFECTS, json_schema_extra={"uniqueItems": True},
+        default=(),
+        max_length=MAX_EFFECTS,
+        json_schema_extra={"uniqueItems": True},
         description="Non-numeric effects (conditions, elements, shield, heal...), compared "
-                    "case-insensitively; no repeats.")
+        "case-insensitively; no repeats.",
+    )
 
     @model_validator(mode="after")
     def _no_repeats(self) -> "DrawnCard":
@@ -98,6 +110,7 @@ class DrawnCard(CheckModel):
     def card(self) -> Card:
         """The card as the computation compares it."""
         match = _VALUE.fullmatch(self.value)
+        assert match is not None  # the value was validated by _card_value against _VALUE
         effects = frozenset(normal_effect(e) for e in self.effects)
         if match["null"]:
             return Card("null", "null", 0, effects)
@@ -117,12 +130,25 @@ class AdvantageRequest(CheckRequest):
     """Two cards drawn with advantage or disadvantage."""
 
     mode: Mode
-    cards: Annotated[tuple[DrawnCard, ...], AfterValidator(_two_cards),
-                     Field(json_schema_extra={"minItems": 2, "maxItems": 2},
-                           description="The two cards drawn, in draw order (no rolling "
-                                       "modifiers).")]
-    attack: Int | None = Field(default=None, ge=0, description=(
-        "Attack value, to compare x2 numerically; without it x2 counts as better than any +N."))
+    if TYPE_CHECKING:
+        # What a validated request holds: _two_cards turns the drawn cards into two Cards.
+        cards: tuple[Card, Card]
+    else:
+        cards: Annotated[
+            tuple[DrawnCard, ...],
+            AfterValidator(_two_cards),
+            Field(
+                json_schema_extra={"minItems": 2, "maxItems": 2},
+                description="The two cards drawn, in draw order (no rolling modifiers).",
+            ),
+        ]
+    attack: Int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "Attack value, to compare x2 numerically; without it x2 counts as better than any +N."
+        ),
+    )
 
 
 class AdvantageResponse(CheckResponse):
@@ -131,7 +157,7 @@ class AdvantageResponse(CheckResponse):
 
 @dataclass(frozen=True)
 class AdvantageResult:
-    game: str
+    game: Game
     chosen: Chosen
     steps: tuple[Step, ...]
 
@@ -145,6 +171,7 @@ def parse(payload: Any) -> AdvantageRequest:
 
 
 # --- computation -----------------------------------------------------------------------------
+
 
 def describe(card: Card) -> str:
     return card.value + "".join(f" {e}" for e in sorted(card.effects))
@@ -164,21 +191,36 @@ def number_steps(req: AdvantageRequest) -> list[Step]:
     steps: list[Step] = []
     kinds = {c.kind for c in req.cards}
     if "null" in kinds:
-        steps.append(Step("a Null makes the damage 0: it counts as the lowest number",
-                          "null", by_game(req.game, ("fh-clar-15",), ("gh-example-null",)),
-                          "Ranking the Null below every other number (even a -N that also ends "
-                          "at 0 damage) is not stated in the archive."))
+        steps.append(
+            Step(
+                "a Null makes the damage 0: it counts as the lowest number",
+                "null",
+                by_game(req.game, ("fh-clar-15",), ("gh-example-null",)),
+                "Ranking the Null below every other number (even a -N that also ends "
+                "at 0 damage) is not stated in the archive.",
+            )
+        )
     if "x2" in kinds:
         if req.attack is None:
-            steps.append(Step("x2 counted as better than any +N (no 'attack' given)", "x2", (),
-                              "The archive holds no ruling on comparing x2 with numbers; without "
-                              "'attack' x2 is ranked above every +N. Give 'attack' to compare "
-                              "it numerically."))
+            steps.append(
+                Step(
+                    "x2 counted as better than any +N (no 'attack' given)",
+                    "x2",
+                    (),
+                    "The archive holds no ruling on comparing x2 with numbers; without "
+                    "'attack' x2 is ranked above every +N. Give 'attack' to compare "
+                    "it numerically.",
+                )
+            )
         else:
-            steps.append(Step(f"x2 with attack {req.attack} counts as {2 * req.attack} "
-                              f"(a +N card as {req.attack} + N)", 2 * req.attack, (),
-                              "The archive holds no ruling on comparing x2 with numbers; "
-                              "compared by the resulting attack value."))
+            steps.append(
+                Step(
+                    f"x2 with attack {req.attack} counts as {2 * req.attack} (a +N card as {req.attack} + N)",
+                    2 * req.attack,
+                    (),
+                    "The archive holds no ruling on comparing x2 with numbers; compared by the resulting attack value.",
+                )
+            )
     return steps
 
 
@@ -192,32 +234,62 @@ def better_card(req: AdvantageRequest) -> tuple[int | Literal["equal", "ambiguou
     if a.effects == b.effects:
         action = f"{label}: {'same effects' if a.effects else 'no effects'}, compared on numbers"
         if not fh:
-            return by_number, [Step(action, by_number, (),
-                                    f"{NO_GH}: the cards are compared on their numbers.")]
+            return by_number, [
+                Step(action, by_number, (), f"{NO_GH}: the cards are compared on their numbers.")
+            ]
         if a.effects:
             return by_number, [Step(action, by_number, ("fh-clar-20",))]
-        return by_number, [Step(action, by_number, (), "The archive holds no ruling on comparing "
-                                "plain numbers; the higher number is taken as better.")]
+        return by_number, [
+            Step(
+                action,
+                by_number,
+                (),
+                "The archive holds no ruling on comparing plain numbers; the higher number is taken as better.",
+            )
+        ]
     if not fh:
-        return "ambiguous", [Step(f"{label}: their effects differ", "ambiguous", (),
-                                  f"{NO_GH}: cards with different effects cannot be compared "
-                                  f"from the archive.")]
+        return "ambiguous", [
+            Step(
+                f"{label}: their effects differ",
+                "ambiguous",
+                (),
+                f"{NO_GH}: cards with different effects cannot be compared from the archive.",
+            )
+        ]
     common = ("fh-clar-20",) if a.effects & b.effects else ()
     for more, less, idx in ((a, b, 0), (b, a, 1)):
         if less.effects < more.effects:
             extra = ", ".join(sorted(more.effects - less.effects))
             if number(more, req.attack) >= number(less, req.attack):
-                return idx, [Step(f"{label}: card {idx} has extra effect(s) {extra} of positive "
-                                  f"value and a number at least as good: card {idx} is better",
-                                  idx, ("fh-clar-19", *common))]
+                return idx, [
+                    Step(
+                        f"{label}: card {idx} has extra effect(s) {extra} of positive "
+                        f"value and a number at least as good: card {idx} is better",
+                        idx,
+                        ("fh-clar-19", *common),
+                    )
+                ]
             return "ambiguous", [
-                Step(f"{label}: card {idx} has extra effect(s) {extra} of positive but unknown "
-                     f"value", "ambiguous", ("fh-clar-19", *common)),
-                Step(f"card {idx} has the lower number: cannot be compared", "ambiguous", (),
-                     "The archive does not say whether an effect outweighs a higher number; "
-                     "with an unknown positive value the draw is taken as ambiguous.")]
-    return "ambiguous", [Step(f"{label}: different non-numeric effects cannot be compared; the "
-                              f"numbers are irrelevant", "ambiguous", ("fh-clar-19",))]
+                Step(
+                    f"{label}: card {idx} has extra effect(s) {extra} of positive but unknown value",
+                    "ambiguous",
+                    ("fh-clar-19", *common),
+                ),
+                Step(
+                    f"card {idx} has the lower number: cannot be compared",
+                    "ambiguous",
+                    (),
+                    "The archive does not say whether an effect outweighs a higher number; "
+                    "with an unknown positive value the draw is taken as ambiguous.",
+                ),
+            ]
+    return "ambiguous", [
+        Step(
+            f"{label}: different non-numeric effects cannot be compared; the numbers are irrelevant",
+            "ambiguous",
+            ("fh-clar-19",),
+        )
+    ]
 
 
 def compute(req: AdvantageRequest) -> AdvantageResult:
@@ -232,16 +304,29 @@ def compute(req: AdvantageRequest) -> AdvantageResult:
     chosen: Chosen
     if better == "ambiguous":
         chosen = "ambiguous"
-        steps.append(Step(f"{req.mode}: use the {wanted} card, which cannot be determined",
-                          chosen, rule, (note + " " if note else "") +
-                          "The archive does not say how an ambiguous draw is resolved."))
+        steps.append(
+            Step(
+                f"{req.mode}: use the {wanted} card, which cannot be determined",
+                chosen,
+                rule,
+                (note + " " if note else "")
+                + "The archive does not say how an ambiguous draw is resolved.",
+            )
+        )
     elif better == "equal":
         chosen = 0
-        steps.append(Step(f"{req.mode}: the cards are equally good, card 0 reported", chosen, rule,
-                          (note + " " if note else "") + "Either card gives the same result; "
-                          "which one is reported is not a rule."))
+        steps.append(
+            Step(
+                f"{req.mode}: the cards are equally good, card 0 reported",
+                chosen,
+                rule,
+                (note + " " if note else "") + "Either card gives the same result; "
+                "which one is reported is not a rule.",
+            )
+        )
     else:
-        chosen = better if req.mode == "advantage" else 1 - better
+        # better is 0 or 1 here, and so is the chosen index
+        chosen = cast(Chosen, better if req.mode == "advantage" else 1 - better)
         steps.append(Step(f"{req.mode}: use the {wanted} card: card {chosen}", chosen, rule, note))
     return AdvantageResult(req.game, chosen, tuple(steps))
 
@@ -256,6 +341,8 @@ Request, Response = AdvantageRequest, AdvantageResponse
 REQUEST_SCHEMA: dict[str, Any] = json_schema(AdvantageRequest)
 RESPONSE_SCHEMA: dict[str, Any] = json_schema(AdvantageResponse, "serialization")
 
-EXAMPLE: dict[str, Any] = {"game": "frosthaven", "mode": "advantage",
-                           "cards": [{"value": "+0", "effects": ["stun"]},
-                                     {"value": "+1", "effects": ["stun"]}]}
+EXAMPLE: dict[str, Any] = {
+    "game": "frosthaven",
+    "mode": "advantage",
+    "cards": [{"value": "+0", "effects": ["stun"]}, {"value": "+1", "effects": ["stun"]}],
+}

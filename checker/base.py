@@ -7,12 +7,14 @@ the two cannot drift apart. Validation errors become one ``CheckInputError`` who
 the field exactly as the client wrote it (``'figures'[2].initiative must be at most 99 (got
 100)``).
 """
+
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar, get_args
 
 from pydantic import (
     BaseModel,
@@ -28,7 +30,13 @@ from pydantic.json_schema import GenerateJsonSchema
 
 from indexer.errors import InvalidRequest
 
-GAMES = ("frosthaven", "gloomhaven")
+if TYPE_CHECKING:
+    from pydantic.json_schema import JsonSchemaMode
+    from pydantic_core import ErrorDetails
+
+#: The games the rules checker computes for (their ids in rulings/games.yaml).
+Game = Literal["frosthaven", "gloomhaven"]
+GAMES: tuple[str, ...] = get_args(Game)
 GAME_MESSAGE = f"'game' must be one of: {', '.join(GAMES)}"
 
 
@@ -58,10 +66,15 @@ def _integral(value: Any) -> Any:
 
 #: An integer as JSON means it (31 and 31.0; never true, "31" or 31.5).
 Int = Annotated[int, Strict(), BeforeValidator(_integral)]
+#: A character Python's str.strip() keeps: the pattern of a text that is not blank, written so
+#: that JSON Schema (ECMA \s differs from Python's whitespace: \x1c-\x1f, \x85 are Python's,
+#: \ufeff is ECMA's), pydantic and the service's own checks agree on every character.
+NOT_BLANK = (
+    "[^\t\n\v\f\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
 #: A string with at least one non-space character.
-Text = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+Text = Annotated[StrictStr, Field(min_length=1, pattern=NOT_BLANK)]
 Bool = StrictBool
-Game = Literal["frosthaven", "gloomhaven"]
 
 
 class CheckModel(BaseModel):
@@ -80,7 +93,12 @@ class CheckRequest(CheckModel):
 
 M = TypeVar("M", bound=CheckModel)
 
-_CONSTRAINTS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
+_CONSTRAINTS = {
+    "ge": "minimum",
+    "le": "maximum",
+    "gt": "exclusiveMinimum",
+    "lt": "exclusiveMaximum",
+}
 
 
 def _standard_keywords(node: Any) -> Any:
@@ -109,7 +127,7 @@ class JsonSchema(GenerateJsonSchema):
         return keys, _standard_keywords(defs)
 
 
-def json_schema(model: type[BaseModel], mode: str = "validation") -> dict[str, Any]:
+def json_schema(model: type[BaseModel], mode: JsonSchemaMode = "validation") -> dict[str, Any]:
     """The JSON Schema of a request or response model."""
     return model.model_json_schema(mode=mode, schema_generator=JsonSchema)
 
@@ -123,6 +141,7 @@ def parse_request(model: type[M], payload: Any) -> M:
 
 
 # --- turning pydantic errors into one readable line ---------------------------------------
+
 
 def shown(value: Any) -> str:
     """How a received value is quoted in error messages: 'text' for strings, JSON otherwise."""
@@ -153,7 +172,7 @@ def _join(name: str, text: str) -> str:
     return f"{name}{text}" if text.startswith(":") else f"{name} {text}"
 
 
-def _message(err: dict[str, Any]) -> str:
+def _message(err: ErrorDetails) -> str:
     loc, kind, ctx, value = tuple(err["loc"]), err["type"], err.get("ctx") or {}, err.get("input")
     name = label(loc)
     cause = ctx.get("error")
@@ -179,24 +198,28 @@ def _message(err: dict[str, Any]) -> str:
         "literal_error": f"must be one of: {_expected(ctx)} (got {shown(value)})",
     }
     if kind in ("model_type", "dict_type", "model_attributes_type"):
-        return f"{name} must be an object (got {shown(value)})" if loc else \
-            "the request body must be a JSON object"
+        return (
+            f"{name} must be an object (got {shown(value)})"
+            if loc
+            else "the request body must be a JSON object"
+        )
     if kind in simple:
         return f"{name} {simple[kind]}"
     return f"{name}: {err['msg']}"
 
 
-def _in_order(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _in_order(errors: list[ErrorDetails]) -> list[ErrorDetails]:
     """Errors in the order a reader checks a request: for every object, its unknown fields
     first (pydantic reports them last), then its fields in the order the model declares them."""
-    out: list[dict[str, Any]] = []
+    out: list[ErrorDetails] = []
     for err in errors:
         if err["type"] != "extra_forbidden":
             out.append(err)
             continue
         parent = tuple(err["loc"][:-1])
-        first = next((i for i, e in enumerate(out) if tuple(e["loc"][:len(parent)]) == parent),
-                     len(out))
+        first = next(
+            (i for i, e in enumerate(out) if tuple(e["loc"][: len(parent)]) == parent), len(out)
+        )
         out.insert(first, err)
     return out
 
@@ -205,8 +228,12 @@ def _unknown_in(where: str, names: list[str]) -> str:
     return f"unknown field(s) in {where}: {', '.join(names)}"
 
 
-def first_problem(exc: ValidationError, field_messages: dict[str, str] | None = None, *,
-                  unknown: Callable[[str, list[str]], str] = _unknown_in) -> str:
+def first_problem(
+    exc: ValidationError,
+    field_messages: dict[str, str] | None = None,
+    *,
+    unknown: Callable[[str, list[str]], str] = _unknown_in,
+) -> str:
     """The message of the first problem of a validation error.
 
     `field_messages` gives a fixed message for a field whatever is wrong with it; `unknown`
@@ -216,14 +243,18 @@ def first_problem(exc: ValidationError, field_messages: dict[str, str] | None = 
     first = errors[0]
     if first["type"] == "extra_forbidden":
         parent = tuple(first["loc"][:-1])
-        names = sorted(str(e["loc"][-1]) for e in errors
-                       if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == parent)
+        names = sorted(
+            str(e["loc"][-1])
+            for e in errors
+            if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == parent
+        )
         return unknown(label(parent), names)
     fixed = (field_messages or {}).get(label(tuple(first["loc"])))
     return fixed or _message(first)
 
 
 # --- steps and responses --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Step:
@@ -239,8 +270,12 @@ class Step:
     note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "value": self.value,
-                "rulings": list(self.rulings), "note": self.note}
+        return {
+            "action": self.action,
+            "value": self.value,
+            "rulings": list(self.rulings),
+            "note": self.note,
+        }
 
 
 class StepOut(BaseModel):
@@ -249,8 +284,10 @@ class StepOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: str = Field(description="What the step did.")
     value: Any = Field(description="The value after the step.")
-    rulings: list[str] = Field(description="Ids of the rulings the step applies; empty where the "
-                                           "archive holds no ruling (then `note` says so).")
+    rulings: list[str] = Field(
+        description="Ids of the rulings the step applies; empty where the "
+        "archive holds no ruling (then `note` says so)."
+    )
     note: str | None = None
 
 
@@ -272,14 +309,25 @@ def rulings_used(steps: list[Step] | tuple[Step, ...]) -> list[str]:
     return list(seen)
 
 
-def respond(model: type[CheckResponse], game: str, fields: dict[str, Any],
-            steps: tuple[Step, ...] | list[Step]) -> dict[str, Any]:
+def respond(
+    model: type[CheckResponse],
+    game: Game,
+    fields: dict[str, Any],
+    steps: tuple[Step, ...] | list[Step],
+) -> dict[str, Any]:
     """The JSON response, built through the check's response model (so it matches its schema)."""
-    out = model(game=game, **fields, steps=[s.to_dict() for s in steps],
-                rulings=rulings_used(steps)).model_dump(mode="json")
+    # Plain dicts: the model validates them into StepOut.
+    step_dicts: list[Any] = [s.to_dict() for s in steps]
+    out = model(game=game, **fields, steps=step_dicts, rulings=rulings_used(steps)).model_dump(
+        mode="json"
+    )
     # The check's own fields first, as clients read them; steps and rulings last.
-    return {"game": out["game"], **{k: out[k] for k in fields}, "steps": out["steps"],
-            "rulings": out["rulings"]}
+    return {
+        "game": out["game"],
+        **{k: out[k] for k in fields},
+        "steps": out["steps"],
+        "rulings": out["rulings"],
+    }
 
 
 def by_game(game: str, frosthaven: tuple[str, ...], gloomhaven: tuple[str, ...]) -> tuple[str, ...]:
@@ -287,6 +335,27 @@ def by_game(game: str, frosthaven: tuple[str, ...], gloomhaven: tuple[str, ...])
     return frosthaven if game == "frosthaven" else gloomhaven
 
 
-__all__ = ["GAMES", "GAME_MESSAGE", "JsonSchema", "json_schema", "CheckInputError", "FieldProblem", "Int", "Text", "Bool",
-           "Game", "CheckModel", "CheckRequest", "parse_request", "first_problem", "shown",
-           "label", "Step", "StepOut", "CheckResponse", "rulings_used", "respond", "by_game"]
+__all__ = [
+    "GAMES",
+    "GAME_MESSAGE",
+    "JsonSchema",
+    "json_schema",
+    "CheckInputError",
+    "FieldProblem",
+    "Int",
+    "Text",
+    "Bool",
+    "Game",
+    "CheckModel",
+    "CheckRequest",
+    "parse_request",
+    "first_problem",
+    "shown",
+    "label",
+    "Step",
+    "StepOut",
+    "CheckResponse",
+    "rulings_used",
+    "respond",
+    "by_game",
+]

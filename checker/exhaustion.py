@@ -14,6 +14,7 @@ Where the archive is silent (noted in the steps):
   - an exhausted character is removed (gh-da-1 / fh-nl-2), so it can neither play nor rest.
 'can_rest' is true when a short or a long rest is possible; 'can_short_rest' is also returned.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from pydantic import Field
 from checker.base import (
     CheckRequest,
     CheckResponse,
+    Game,
     Int,
     Step,
     by_game,
@@ -41,13 +43,18 @@ RULINGS = frozenset({"gh-da-1", "fh-nl-2", "fh-it-2", "fh-errata-01"})
 class ExhaustionRequest(CheckRequest):
     """A character's hit points and cards at the start of a round."""
 
-    hp: Int | None = Field(default=None, ge=0, description=(
-        "Current hit points; absent: the figure is taken as still standing and only its cards "
-        "are checked."))
+    hp: Int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "Current hit points; absent: the figure is taken as still standing and only its cards are checked."
+        ),
+    )
     hand: Int = Field(ge=0, le=MAX_CARDS)
     discard: Int = Field(ge=0, le=MAX_CARDS)
-    active_bonuses: Int = Field(default=0, ge=0, le=MAX_CARDS,
-                                description="Active bonus cards WITHOUT lost icons.")
+    active_bonuses: Int = Field(
+        default=0, ge=0, le=MAX_CARDS, description="Active bonus cards WITHOUT lost icons."
+    )
 
 
 class ExhaustionResponse(CheckResponse):
@@ -60,7 +67,7 @@ class ExhaustionResponse(CheckResponse):
 
 @dataclass(frozen=True)
 class ExhaustionResult:
-    game: str
+    game: Game
     exhausted: bool
     can_play: bool
     can_rest: bool
@@ -69,10 +76,18 @@ class ExhaustionResult:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return respond(ExhaustionResponse, self.game, {
-            "exhausted": self.exhausted, "can_play": self.can_play, "can_rest": self.can_rest,
-            "can_short_rest": self.can_short_rest, "can_long_rest": self.can_long_rest},
-            self.steps)
+        return respond(
+            ExhaustionResponse,
+            self.game,
+            {
+                "exhausted": self.exhausted,
+                "can_play": self.can_play,
+                "can_rest": self.can_rest,
+                "can_short_rest": self.can_short_rest,
+                "can_long_rest": self.can_long_rest,
+            },
+            self.steps,
+        )
 
 
 def parse(payload: Any) -> ExhaustionRequest:
@@ -80,62 +95,132 @@ def parse(payload: Any) -> ExhaustionRequest:
     return parse_request(ExhaustionRequest, payload)
 
 
+def _hit_points(req: ExhaustionRequest, rule: tuple[str, ...], steps: list[Step]) -> bool:
+    """Whether the character is out of hit points (its step added to `steps`)."""
+    if req.hp is None:
+        # "1 card in hand and 1 in the discard, am I exhausted?" is answered by the cards alone:
+        # the step says so instead of asking for a figure the answer does not depend on.
+        hp_out = False
+        steps.append(
+            Step(
+                "hit points not given: the character is taken as still standing (above 0), only its cards are checked",
+                False,
+                rule,
+            )
+        )
+    else:
+        hp_out = req.hp < 1
+        steps.append(
+            Step(
+                f"hit points {req.hp}: " + ("exhausted" if hp_out else "not below 1"), hp_out, rule
+            )
+        )
+    return hp_out
+
+
+def _rests(req: ExhaustionRequest, rule: tuple[str, ...], steps: list[Step]) -> tuple[bool, bool]:
+    """Whether a short and a long rest are possible (their steps added to `steps`)."""
+    fh = req.game == "frosthaven"
+    can_short = req.discard >= 2
+    if fh:
+        steps.append(
+            Step(
+                f"{req.discard} card(s) in the discard pile: short rest "
+                + ("possible" if can_short else "not possible"),
+                can_short,
+                rule,
+                "The archive states the two-card requirement for resting in general "
+                "(fh-nl-2); short-rest eligibility is not stated separately, and the "
+                "active bonus errata covers the long rest only.",
+            )
+        )
+        pile = req.discard + req.active_bonuses
+        can_long = pile >= 2
+        steps.append(
+            Step(
+                f"{req.discard} discarded + {req.active_bonuses} active bonus card(s) "
+                f"without lost icons = {pile}: long rest "
+                + ("possible" if can_long else "not possible"),
+                can_long,
+                ("fh-nl-2", "fh-it-2", "fh-errata-01"),
+            )
+        )
+    else:
+        can_long = can_short
+        steps.append(
+            Step(
+                f"{req.discard} card(s) in the discard pile: "
+                + ("can" if can_short else "cannot")
+                + " rest",
+                can_short,
+                rule,
+                "gh-da-1 does not tell short and long rest apart; both are taken to "
+                "need two cards in the discard pile.",
+            )
+        )
+        if req.active_bonuses:
+            steps.append(
+                Step(
+                    f"{req.active_bonuses} active bonus card(s) not counted as discarded",
+                    can_short,
+                    (),
+                    f"{NO_GH}: active bonus cards are not counted for resting.",
+                )
+            )
+    return can_short, can_long
+
+
 def compute(req: ExhaustionRequest) -> ExhaustionResult:
     """Exhaustion and what the character can still do at the start of the round."""
     fh = req.game == "frosthaven"
     rule = by_game(req.game, ("fh-nl-2", "fh-it-2"), ("gh-da-1",))
     steps: list[Step] = []
-    if req.hp is None:
-        # "1 card in hand and 1 in the discard, am I exhausted?" is answered by the cards alone:
-        # the step says so instead of asking for a figure the answer does not depend on.
-        hp_out = False
-        steps.append(Step("hit points not given: the character is taken as still standing "
-                          "(above 0), only its cards are checked", False, rule))
-    else:
-        hp_out = req.hp < 1
-        steps.append(Step(f"hit points {req.hp}: " + ("exhausted" if hp_out else "not below 1"),
-                          hp_out, rule))
+    hp_out = _hit_points(req, rule, steps)
     can_play = req.hand >= 2
-    steps.append(Step(f"{req.hand} card(s) in hand: " + ("can" if can_play else "cannot")
-                      + " play two cards", can_play, rule))
-    can_short = req.discard >= 2
-    if fh:
-        steps.append(Step(f"{req.discard} card(s) in the discard pile: short rest "
-                          + ("possible" if can_short else "not possible"), can_short, rule,
-                          "The archive states the two-card requirement for resting in general "
-                          "(fh-nl-2); short-rest eligibility is not stated separately, and the "
-                          "active bonus errata covers the long rest only."))
-        pile = req.discard + req.active_bonuses
-        can_long = pile >= 2
-        steps.append(Step(f"{req.discard} discarded + {req.active_bonuses} active bonus card(s) "
-                          f"without lost icons = {pile}: long rest "
-                          + ("possible" if can_long else "not possible"), can_long,
-                          ("fh-nl-2", "fh-it-2", "fh-errata-01")))
-    else:
-        can_long = can_short
-        steps.append(Step(f"{req.discard} card(s) in the discard pile: "
-                          + ("can" if can_short else "cannot") + " rest", can_short, rule,
-                          "gh-da-1 does not tell short and long rest apart; both are taken to "
-                          "need two cards in the discard pile."))
-        if req.active_bonuses:
-            steps.append(Step(f"{req.active_bonuses} active bonus card(s) not counted as "
-                              f"discarded", can_short, (), f"{NO_GH}: active bonus cards are "
-                              f"not counted for resting."))
+    steps.append(
+        Step(
+            f"{req.hand} card(s) in hand: " + ("can" if can_play else "cannot") + " play two cards",
+            can_play,
+            rule,
+        )
+    )
+    can_short, can_long = _rests(req, rule, steps)
     can_rest = can_short or can_long
     exhausted = hp_out or not (can_play or can_rest)
-    why = ("hit points" if hp_out else "cannot play two cards and cannot rest" if exhausted
-           else "can play two cards or rest")
-    steps.append(Step(f"exhausted: {'yes' if exhausted else 'no'} ({why})", exhausted,
-                      rule + (("fh-errata-01",) if fh and not exhausted and not hp_out
-                              and not can_play and not can_short else ()),
-                      None if fh or hp_out else "gh-da-1: the card condition is checked at "
-                      "the start of a round."))
+    why = (
+        "hit points"
+        if hp_out
+        else "cannot play two cards and cannot rest"
+        if exhausted
+        else "can play two cards or rest"
+    )
+    steps.append(
+        Step(
+            f"exhausted: {'yes' if exhausted else 'no'} ({why})",
+            exhausted,
+            rule
+            + (
+                ("fh-errata-01",)
+                if fh and not exhausted and not hp_out and not can_play and not can_short
+                else ()
+            ),
+            None
+            if fh or hp_out
+            else "gh-da-1: the card condition is checked at the start of a round.",
+        )
+    )
     if exhausted:
-        steps.append(Step("an exhausted character is removed from the scenario: it can neither "
-                          "play nor rest", False, rule))
+        steps.append(
+            Step(
+                "an exhausted character is removed from the scenario: it can neither play nor rest",
+                False,
+                rule,
+            )
+        )
         can_play = can_rest = can_short = can_long = False
-    return ExhaustionResult(req.game, exhausted, can_play, can_rest, can_short, can_long,
-                            tuple(steps))
+    return ExhaustionResult(
+        req.game, exhausted, can_play, can_rest, can_short, can_long, tuple(steps)
+    )
 
 
 def run(payload: Any) -> dict[str, Any]:
@@ -148,5 +233,10 @@ Request, Response = ExhaustionRequest, ExhaustionResponse
 REQUEST_SCHEMA: dict[str, Any] = json_schema(ExhaustionRequest)
 RESPONSE_SCHEMA: dict[str, Any] = json_schema(ExhaustionResponse, "serialization")
 
-EXAMPLE: dict[str, Any] = {"game": "frosthaven", "hp": 5, "hand": 1, "discard": 1,
-                           "active_bonuses": 1}
+EXAMPLE: dict[str, Any] = {
+    "game": "frosthaven",
+    "hp": 5,
+    "hand": 1,
+    "discard": 1,
+    "active_bonuses": 1,
+}

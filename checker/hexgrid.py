@@ -27,10 +27,11 @@ boards). ``Board.sees`` has three rules (``los_points``):
 
 ``Board.sight_line`` gives the clear segment itself (scaled coordinates, maybe fractions).
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from checker.hexsight import (  # noqa: F401
     EPS_SCALE,
@@ -111,6 +112,7 @@ def shared_edge(a: Hex, b: Hex) -> tuple[Point, Point]:
 
 # --- the board ---------------------------------------------------------------------------------
 
+
 @dataclass
 class Board:
     """The map: which hexes are room hexes, where the wall lines are, ranges, line of sight."""
@@ -124,10 +126,10 @@ class Board:
     _steps: dict[Hex, tuple[tuple[int, Hex], ...]] = field(default_factory=dict, repr=False)
     _walls_at: dict[Hex, list[tuple[Point, Point]]] = field(default_factory=dict, repr=False)
     _wall_points: set[Point] = field(default_factory=set, repr=False)
-    _los_cache: dict[tuple[Hex, Hex], Segment | None] = field(default_factory=dict,
-                                                               repr=False)
-    _range_cache: dict[tuple[Hex, int | None], dict[Hex, int]] = field(default_factory=dict,
-                                                                      repr=False)
+    _los_cache: dict[tuple[Hex, Hex], Segment | None] = field(default_factory=dict, repr=False)
+    _range_cache: dict[tuple[Hex, int | None], dict[Hex, int]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         if self.los_points not in LOS_RULES:
@@ -142,7 +144,8 @@ class Board:
                     # the map: its three diagonals are wall lines.
                     cs = corners(h)
                     for i in range(3):
-                        self._add_wall_line(h, tuple(sorted((cs[i], cs[i + 3]))))
+                        lo, hi = sorted((cs[i], cs[i + 3]))
+                        self._add_wall_line(h, (lo, hi))
                     continue
                 steps = []
                 for d, (dc, dr) in enumerate(dirs):
@@ -252,8 +255,12 @@ class Board:
         for c in range(min(a[0], b[0]) - 1, max(a[0], b[0]) + 2):
             for r in range(min(a[1], b[1]) - 2, max(a[1], b[1]) + 3):
                 for u, v in self._walls_at.get((c, r), ()):
-                    if (max(u[0], v[0]) >= xlo and min(u[0], v[0]) <= xhi
-                            and max(u[1], v[1]) >= ylo and min(u[1], v[1]) <= yhi):
+                    if (
+                        max(u[0], v[0]) >= xlo
+                        and min(u[0], v[0]) <= xhi
+                        and max(u[1], v[1]) >= ylo
+                        and min(u[1], v[1]) <= yhi
+                    ):
                         out.append((u, v))
         return out
 
@@ -265,8 +272,15 @@ class Board:
         if self.los_points == "strict-corners":
             pa = [p for p in corners(a) if p not in self._wall_points]
             pb = [q for q in corners(b) if q not in self._wall_points]
-            return next(((p, q) for p in pa for q in pb
-                         if not any(segments_touch(p, q, u, v) for u, v in near)), None)
+            return next(
+                (
+                    (p, q)
+                    for p in pa
+                    for q in pb
+                    if not any(segments_touch(p, q, u, v) for u, v in near)
+                ),
+                None,
+            )
         if self.los_points == "any":
             return any_point_line(centre(a), centre(b), near)
         return pulled_corners_line((centre(a), corners(a)), (centre(b), corners(b)), near)

@@ -14,15 +14,15 @@ The square is swept, in s, between every place where two of those lines cross or
 an edge: in each slab the lines keep their order, so testing the midpoint of each gap between
 them finds every open cell no wall covers.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Union
 
 Point = tuple[int, int]
-Num = Union[int, Fraction]
+Num = int | Fraction
 Segment = tuple[tuple[Num, Num], tuple[Num, Num]]
 
 # The three diagonals of a hex (corner to opposite corner): W-E, SW-NE, NW-SE.
@@ -30,6 +30,7 @@ _DIAGONALS: tuple[Point, ...] = ((160, 0), (80, -80), (80, 80))
 
 
 # --- exact segment predicates ---------------------------------------------------------------
+
 
 def _side(o: tuple[Num, Num], u: tuple[Num, Num], v: tuple[Num, Num]) -> int:
     """Sign of cross(u - o, v - o): which side of line o-u the point v is on (0: on it)."""
@@ -39,18 +40,22 @@ def _side(o: tuple[Num, Num], u: tuple[Num, Num], v: tuple[Num, Num]) -> int:
 
 def _on_box(o: tuple[Num, Num], u: tuple[Num, Num], v: tuple[Num, Num]) -> bool:
     """v (collinear with o-u) lies on the closed segment o-u."""
-    return (min(o[0], u[0]) <= v[0] <= max(o[0], u[0])
-            and min(o[1], u[1]) <= v[1] <= max(o[1], u[1]))
+    return min(o[0], u[0]) <= v[0] <= max(o[0], u[0]) and min(o[1], u[1]) <= v[1] <= max(o[1], u[1])
 
 
-def segments_touch(p: tuple[Num, Num], q: tuple[Num, Num], a: tuple[Num, Num],
-                   b: tuple[Num, Num]) -> bool:
+def segments_touch(
+    p: tuple[Num, Num], q: tuple[Num, Num], a: tuple[Num, Num], b: tuple[Num, Num]
+) -> bool:
     """Closed segments p-q and a-b share at least one point."""
     d1, d2, d3, d4 = _side(a, b, p), _side(a, b, q), _side(p, q, a), _side(p, q, b)
     if d1 * d2 < 0 and d3 * d4 < 0:
         return True
-    return ((d1 == 0 and _on_box(a, b, p)) or (d2 == 0 and _on_box(a, b, q))
-            or (d3 == 0 and _on_box(p, q, a)) or (d4 == 0 and _on_box(p, q, b)))
+    return (
+        (d1 == 0 and _on_box(a, b, p))
+        or (d2 == 0 and _on_box(a, b, q))
+        or (d3 == 0 and _on_box(p, q, a))
+        or (d4 == 0 and _on_box(p, q, b))
+    )
 
 
 # --- the earlier corner rule: an infinitesimal ε, exactly --------------------------------------
@@ -61,7 +66,7 @@ def segments_touch(p: tuple[Num, Num], q: tuple[Num, Num], a: tuple[Num, Num],
 # sign is exactly the sign of its first non-zero coefficient: the result is the one for an
 # infinitesimal ε, in plain integer arithmetic.
 
-EPS_SCALE = 10 ** 9
+EPS_SCALE = 10**9
 
 
 def pulled(p: Point, c: Point) -> Point:
@@ -73,8 +78,9 @@ def scaled(p: Point) -> Point:
     return (EPS_SCALE * p[0], EPS_SCALE * p[1])
 
 
-def pulled_corners_line(a: tuple[Point, list[Point]], b: tuple[Point, list[Point]],
-                        near: list[tuple[Point, Point]]) -> tuple[Point, Point] | None:
+def pulled_corners_line(
+    a: tuple[Point, list[Point]], b: tuple[Point, list[Point]], near: list[tuple[Point, Point]]
+) -> tuple[Point, Point] | None:
     """Given (centre, corners) of two hexes: the corners whose segment, each pulled ε toward
     its own centre, touches no wall line."""
     walls = [(scaled(u), scaled(v)) for u, v in near]
@@ -122,8 +128,15 @@ class _Strip:
         sb0 = (cb[0] - d[0] // 2, cb[1] - d[1] // 2)
         cross = d[0] * (cb[1] - ca[1]) - d[1] * (cb[0] - ca[0])
         sign = 1 if cross > 0 else -1
-        return cls(d, sa0, sign, abs(cross), d[0] * d[0] + d[1] * d[1],
-                   d[0] * sa0[0] + d[1] * sa0[1], d[0] * sb0[0] + d[1] * sb0[1])
+        return cls(
+            d,
+            sa0,
+            sign,
+            abs(cross),
+            d[0] * d[0] + d[1] * d[1],
+            d[0] * sa0[0] + d[1] * sa0[1],
+            d[0] * sb0[0] + d[1] * sb0[1],
+        )
 
     def h(self, p: tuple[Num, Num]) -> Num:
         return self.sign * (self.d[0] * (p[1] - self.sa0[1]) - self.d[1] * (p[0] - self.sa0[0]))
@@ -131,8 +144,11 @@ class _Strip:
     def line_through(self, p: tuple[Num, Num]) -> Line:
         """F_P with integer coefficients (scaled by a positive denominator)."""
         hp, xp, big = self.h(p), self.d[0] * p[0] + self.d[1] * p[1], self.height
-        coeffs = [Fraction((big - hp) * self.dd), Fraction(hp * self.dd),
-                  Fraction((big - hp) * self.xa0 + hp * self.xb0 - big * xp)]
+        coeffs = [
+            Fraction((big - hp) * self.dd),
+            Fraction(hp * self.dd),
+            Fraction((big - hp) * self.xa0 + hp * self.xb0 - big * xp),
+        ]
         den = lcm(*(c.denominator for c in coeffs))
         a, b, g = (int(c * den) for c in coeffs)
         return a, b, g
@@ -146,7 +162,7 @@ class _Strip:
             return None
         ends: list[tuple[Num, Num]] = [u, v]
         if hu != hv:
-            for i, (p, hp) in enumerate(((u, hu), (v, hv))):
+            for i, (_, hp) in enumerate(((u, hu), (v, hv))):
                 if hp < 0 or hp > self.height:
                     target = 0 if hp < 0 else self.height
                     mu = Fraction(target - hu, hv - hu)
@@ -188,8 +204,9 @@ def _open_cell(pairs: list[tuple[Line, Line]]) -> tuple[Fraction, Fraction] | No
     crit = _critical_s(lines)
     for s0, s1 in zip(crit, crit[1:]):
         s = (s0 + s1) / 2
-        roots = sorted({Fraction(-(a * s + g), b) for a, b, g in lines if b} | {Fraction(0),
-                                                                                  Fraction(1)})
+        roots = sorted(
+            {Fraction(-(a * s + g), b) for a, b, g in lines if b} | {Fraction(0), Fraction(1)}
+        )
         roots = [r for r in roots if 0 <= r <= 1]
         for t0, t1 in zip(roots, roots[1:]):
             t = (t0 + t1) / 2
@@ -220,5 +237,7 @@ def any_point_line(ca: Point, cb: Point, near: list[tuple[Point, Point]]) -> Seg
         return None
     (s, t), d = cell, strip.d
     sb0 = (cb[0] - d[0] // 2, cb[1] - d[1] // 2)
-    return ((strip.sa0[0] + s * d[0], strip.sa0[1] + s * d[1]),
-            (sb0[0] + t * d[0], sb0[1] + t * d[1]))
+    return (
+        (strip.sa0[0] + s * d[0], strip.sa0[1] + s * d[1]),
+        (sb0[0] + t * d[0], sb0[1] + t * d[1]),
+    )

@@ -16,11 +16,12 @@ Where the archive is silent (``rulings: []`` and a note; reported in ``unresolve
 A character tie where a second card is missing is reported as a players' choice (the rule says
 compare second cards, then the players choose; without the cards the comparison is not made).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -30,6 +31,7 @@ from checker.base import (
     CheckRequest,
     CheckResponse,
     FieldProblem,
+    Game,
     Int,
     Step,
     Text,
@@ -40,6 +42,9 @@ from checker.base import (
     shown,
 )
 
+if TYPE_CHECKING:
+    from pydantic.config import JsonDict
+
 FigureType = Literal["character", "monster", "summon"]
 MAX_FIGURES = 30
 #: Every ruling this check may cite.
@@ -48,16 +53,29 @@ RULINGS = frozenset({"fh-nl-5", "fh-it-5", "fh-nl-6", "fh-it-6", "gh-da-2", "gh-
 
 # What each type of figure needs, in JSON Schema's own words (the validator below says it in
 # messages): the document tells a client what the check accepts.
-_RULES_BY_TYPE = {"allOf": [
-    {"if": {"properties": {"type": {"const": "summon"}}, "required": ["type"]},
-     "then": {"required": ["summoner"],
-              "properties": {"summoner": {"type": "string"}, "second": {"type": "null"}}},
-     "else": {"required": ["initiative"],
-              "properties": {"initiative": {"type": "integer"}, "summoner": {"type": "null"},
-                             "summoned_this_round": {"const": False}}}},
-    {"if": {"properties": {"type": {"const": "monster"}}, "required": ["type"]},
-     "then": {"properties": {"second": {"type": "null"}}}},
-]}
+_RULES_BY_TYPE: JsonDict = {
+    "allOf": [
+        {
+            "if": {"properties": {"type": {"const": "summon"}}, "required": ["type"]},
+            "then": {
+                "required": ["summoner"],
+                "properties": {"summoner": {"type": "string"}, "second": {"type": "null"}},
+            },
+            "else": {
+                "required": ["initiative"],
+                "properties": {
+                    "initiative": {"type": "integer"},
+                    "summoner": {"type": "null"},
+                    "summoned_this_round": {"const": False},
+                },
+            },
+        },
+        {
+            "if": {"properties": {"type": {"const": "monster"}}, "required": ["type"]},
+            "then": {"properties": {"second": {"type": "null"}}},
+        },
+    ]
+}
 
 
 class Figure(CheckModel):
@@ -66,13 +84,21 @@ class Figure(CheckModel):
     model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_RULES_BY_TYPE)
     name: Text
     type: FigureType
-    initiative: Int | None = Field(default=None, ge=1, le=99, description=(
-        "Leading card (characters) or monster ability card. Required for characters and "
-        "monsters; ignored for summons."))
-    second: Int | None = Field(default=None, ge=1, le=99,
-                               description="Characters only: the second card's initiative.")
-    summoner: Text | None = Field(default=None,
-                                  description="Summons only (required): a character's name.")
+    initiative: Int | None = Field(
+        default=None,
+        ge=1,
+        le=99,
+        description=(
+            "Leading card (characters) or monster ability card. Required for characters and "
+            "monsters; ignored for summons."
+        ),
+    )
+    second: Int | None = Field(
+        default=None, ge=1, le=99, description="Characters only: the second card's initiative."
+    )
+    summoner: Text | None = Field(
+        default=None, description="Summons only (required): a character's name."
+    )
     summoned_this_round: Bool = Field(default=False, description="Only a summon may have true.")
 
     @model_validator(mode="after")
@@ -87,8 +113,9 @@ class Figure(CheckModel):
         if kind != "summon" and self.summoner is not None:
             raise FieldProblem(("summoner",), f"is only for summons (this figure is a {kind})")
         if self.summoned_this_round and kind != "summon":
-            raise FieldProblem(("summoned_this_round",),
-                               f"can only be true for a summon (this figure is a {kind})")
+            raise FieldProblem(
+                ("summoned_this_round",), f"can only be true for a summon (this figure is a {kind})"
+            )
         if kind == "summon" and self.initiative is not None:
             return self.model_copy(update={"initiative": None})  # a summon's own is ignored
         return self
@@ -98,23 +125,30 @@ class InitiativeRequest(CheckRequest):
     """The figures of one round."""
 
     figures: tuple[Figure, ...] = Field(
-        min_length=1, max_length=MAX_FIGURES,
-        description="Names must be unique; a summon's summoner must name a character here.")
+        min_length=1,
+        max_length=MAX_FIGURES,
+        description="Names must be unique; a summon's summoner must name a character here.",
+    )
 
     @model_validator(mode="after")
     def _names_and_summoners(self) -> "InitiativeRequest":
         first_index: dict[str, int] = {}
         for i, fig in enumerate(self.figures):
             if fig.name in first_index:
-                raise FieldProblem(("figures", i, "name"), f"{shown(fig.name)} is already used by "
-                                   f"'figures'[{first_index[fig.name]}]")
+                raise FieldProblem(
+                    ("figures", i, "name"),
+                    f"{shown(fig.name)} is already used by 'figures'[{first_index[fig.name]}]",
+                )
             first_index[fig.name] = i
-        kinds = {f.name: f.type for f in self.figures}
+        # Looked up by a summoner, which may be None (then no figure has that name).
+        kinds: dict[str | None, FigureType] = {f.name: f.type for f in self.figures}
         for i, fig in enumerate(self.figures):
             if fig.type == "summon" and kinds.get(fig.summoner) != "character":
                 what = "no figure" if fig.summoner not in kinds else f"a {kinds[fig.summoner]}"
-                raise FieldProblem(("figures", i, "summoner"), f"must name a character in "
-                                   f"'figures' ({shown(fig.summoner)} is {what})")
+                raise FieldProblem(
+                    ("figures", i, "summoner"),
+                    f"must name a character in 'figures' ({shown(fig.summoner)} is {what})",
+                )
         return self
 
 
@@ -122,25 +156,34 @@ NameGroups = list[Annotated[list[str], Field(min_length=2)]]
 
 
 class InitiativeResponse(CheckResponse):
-    order: list[str] = Field(description="Names in acting order; summons summoned this round "
-                                         "are left out.")
+    order: list[str] = Field(
+        description="Names in acting order; summons summoned this round are left out."
+    )
     ties: NameGroups = Field(description="Names whose relative order the players choose.")
-    unresolved: NameGroups = Field(description="Names whose relative order the archive holds "
-                                               "no ruling for (listed in request order).")
+    unresolved: NameGroups = Field(
+        description="Names whose relative order the archive holds no ruling for (listed in request order)."
+    )
 
 
 @dataclass(frozen=True)
 class InitiativeResult:
-    game: str
+    game: Game
     order: tuple[str, ...]
     ties: tuple[tuple[str, ...], ...]
     unresolved: tuple[tuple[str, ...], ...]
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return respond(InitiativeResponse, self.game, {
-            "order": list(self.order), "ties": [list(t) for t in self.ties],
-            "unresolved": [list(u) for u in self.unresolved]}, self.steps)
+        return respond(
+            InitiativeResponse,
+            self.game,
+            {
+                "order": list(self.order),
+                "ties": [list(t) for t in self.ties],
+                "unresolved": [list(u) for u in self.unresolved],
+            },
+            self.steps,
+        )
 
 
 def parse(payload: Any) -> InitiativeRequest:
@@ -150,24 +193,38 @@ def parse(payload: Any) -> InitiativeRequest:
 
 # --- computation -----------------------------------------------------------------------------
 
+
 def names(figures: list[Figure] | tuple[Figure, ...]) -> str:
     return ", ".join(f.name for f in figures)
 
 
-def order_characters(game: str, init: int, chars: list[Figure]
-                     ) -> tuple[list[Figure], list[tuple[str, ...]], list[Step]]:
+def order_characters(
+    game: str, init: int, chars: list[Figure]
+) -> tuple[list[Figure], list[tuple[str, ...]], list[Step]]:
     """Characters tied on leading initiative `init`: second cards, then the players choose."""
     rule = by_game(game, ("fh-nl-6", "fh-it-6"), ("gh-da-2",))
     missing = [c for c in chars if c.second is None]
     if missing:
-        return chars, [tuple(c.name for c in chars)], [Step(
-            f"characters {names(chars)} tie on initiative {init}: the players choose their order",
-            [c.name for c in chars], rule,
-            f"No second card given for {names(missing)}, so the tie cannot be broken by second "
-            f"cards; reported as the players' choice.")]
-    ranked = sorted(chars, key=lambda c: c.second)
-    ties = [tuple(c.name for c in grp) for _, grp in
-            ((k, list(g)) for k, g in groupby(ranked, key=lambda c: c.second)) if len(grp) > 1]
+        return (
+            chars,
+            [tuple(c.name for c in chars)],
+            [
+                Step(
+                    f"characters {names(chars)} tie on initiative {init}: the players choose their order",
+                    [c.name for c in chars],
+                    rule,
+                    f"No second card given for {names(missing)}, so the tie cannot be broken by second "
+                    f"cards; reported as the players' choice.",
+                )
+            ],
+        )
+    # Every second card is given here (the characters missing one returned above).
+    ranked = sorted(chars, key=lambda c: cast(int, c.second))
+    ties = [
+        tuple(c.name for c in grp)
+        for _, grp in ((k, list(g)) for k, g in groupby(ranked, key=lambda c: c.second))
+        if len(grp) > 1
+    ]
     seconds = ", ".join(f"{c.name} {c.second}" for c in ranked)
     action = f"characters {names(chars)} tie on initiative {init}: second cards {seconds}"
     if ties:
@@ -176,8 +233,9 @@ def order_characters(game: str, init: int, chars: list[Figure]
     return ranked, ties, [Step(action, [c.name for c in ranked], rule)]
 
 
-def order_group(game: str, init: int, group: list[Figure]
-                ) -> tuple[list[Figure], list[tuple[str, ...]], list[tuple[str, ...]], list[Step]]:
+def order_group(
+    game: str, init: int, group: list[Figure]
+) -> tuple[list[Figure], list[tuple[str, ...]], list[tuple[str, ...]], list[Step]]:
     """The figures (no summons) sharing leading initiative `init`."""
     chars = [f for f in group if f.type == "character"]
     monsters = [f for f in group if f.type == "monster"]
@@ -191,33 +249,53 @@ def order_group(game: str, init: int, group: list[Figure]
         tied = tuple(m.name for m in monsters)
         if game == "frosthaven":
             ties.append(tied)
-            steps.append(Step(f"monsters {names(monsters)} tie on initiative {init}: the group "
-                              f"decides their order", list(tied), ("fh-nl-6", "fh-it-6")))
+            steps.append(
+                Step(
+                    f"monsters {names(monsters)} tie on initiative {init}: the group decides their order",
+                    list(tied),
+                    ("fh-nl-6", "fh-it-6"),
+                )
+            )
         else:
             unresolved.append(tied)
-            steps.append(Step(f"monsters {names(monsters)} tie on initiative {init}", list(tied),
-                              (), "The archive holds no Gloomhaven ruling on monsters tied with "
-                              "monsters (gh-da-2 covers ties between players and between a "
-                              "player and a monster); listed in request order, unresolved."))
+            steps.append(
+                Step(
+                    f"monsters {names(monsters)} tie on initiative {init}",
+                    list(tied),
+                    (),
+                    "The archive holds no Gloomhaven ruling on monsters tied with "
+                    "monsters (gh-da-2 covers ties between players and between a "
+                    "player and a monster); listed in request order, unresolved.",
+                )
+            )
     if chars and monsters:
-        steps.append(Step(f"{names(chars)} tie(s) with monster(s) {names(monsters)} on "
-                          f"initiative {init}: the character acts first",
-                          [f.name for f in chars + monsters],
-                          by_game(game, ("fh-nl-6", "fh-it-6"), ("gh-da-2",))))
+        steps.append(
+            Step(
+                f"{names(chars)} tie(s) with monster(s) {names(monsters)} on "
+                f"initiative {init}: the character acts first",
+                [f.name for f in chars + monsters],
+                by_game(game, ("fh-nl-6", "fh-it-6"), ("gh-da-2",)),
+            )
+        )
     return chars + monsters, ties, unresolved, steps
 
 
-def place_summons(game: str, actors: list[Figure], summons: list[Figure],
-                  ties: list[tuple[str, ...]]
-                  ) -> tuple[list[str], list[tuple[str, ...]], list[Step]]:
+def place_summons(
+    game: str, actors: list[Figure], summons: list[Figure], ties: list[tuple[str, ...]]
+) -> tuple[list[str], list[tuple[str, ...]], list[Step]]:
     """Summons act immediately before their summoner; fresh ones do not act this round."""
     rule = by_game(game, ("fh-nl-5", "fh-it-5"), ("gh-da-5",))
     steps: list[Step] = []
     fresh = [s for s in summons if s.summoned_this_round]
     if fresh:
-        steps.append(Step(f"{names(fresh)} summoned this round: left out of the order (a summon "
-                          f"does not act in the round it is summoned)", [s.name for s in fresh],
-                          rule))
+        steps.append(
+            Step(
+                f"{names(fresh)} summoned this round: left out of the order (a summon "
+                f"does not act in the round it is summoned)",
+                [s.name for s in fresh],
+                rule,
+            )
+        )
     acting = [s for s in summons if not s.summoned_this_round]
     order: list[str] = []
     unresolved: list[tuple[str, ...]] = []
@@ -227,16 +305,29 @@ def place_summons(game: str, actors: list[Figure], summons: list[Figure],
         if own:
             note = None
             if actor.name in tied_names:
-                note = (f"{actor.name} is in a tie: whichever order is chosen, {names(own)} "
-                        f"stay(s) immediately before {actor.name}.")
-            steps.append(Step(f"{names(own)} act(s) immediately before summoner {actor.name}",
-                              [s.name for s in own] + [actor.name], rule, note))
+                note = (
+                    f"{actor.name} is in a tie: whichever order is chosen, {names(own)} "
+                    f"stay(s) immediately before {actor.name}."
+                )
+            steps.append(
+                Step(
+                    f"{names(own)} act(s) immediately before summoner {actor.name}",
+                    [s.name for s in own] + [actor.name],
+                    rule,
+                    note,
+                )
+            )
             if len(own) > 1:
                 unresolved.append(tuple(s.name for s in own))
-                steps.append(Step(f"several summons of {actor.name}: {names(own)}",
-                                  [s.name for s in own], (),
-                                  "The archive holds no ruling on the order among several "
-                                  "summons of one summoner; listed in request order, unresolved."))
+                steps.append(
+                    Step(
+                        f"several summons of {actor.name}: {names(own)}",
+                        [s.name for s in own],
+                        (),
+                        "The archive holds no ruling on the order among several "
+                        "summons of one summoner; listed in request order, unresolved.",
+                    )
+                )
         order += [s.name for s in own] + [actor.name]
     return order, unresolved, steps
 
@@ -244,17 +335,29 @@ def place_summons(game: str, actors: list[Figure], summons: list[Figure],
 def compute(req: InitiativeRequest) -> InitiativeResult:
     """The acting order, the players' choices and what the archive leaves open."""
     game = req.game
-    actors = sorted((f for f in req.figures if f.type != "summon"), key=lambda f: f.initiative)
+    # A character or monster always has an initiative (the Figure validator requires it).
+    actors = sorted(
+        (f for f in req.figures if f.type != "summon"), key=lambda f: cast(int, f.initiative)
+    )
     steps: list[Step] = []
     if game == "gloomhaven" and any(f.type == "character" for f in actors):
-        steps.append(Step("only the leading card sets a character's initiative",
-                          {f.name: f.initiative for f in actors if f.type == "character"},
-                          ("gh-da-2",)))
-    steps.append(Step("figures ordered by initiative, lowest first",
-                      [f"{f.name} {f.initiative}" for f in actors], (),
-                      "The archive holds no ruling stating that the lowest initiative acts "
-                      "first; it is the plain reading of the initiative order. 'initiative' is "
-                      "the leading card's value."))
+        steps.append(
+            Step(
+                "only the leading card sets a character's initiative",
+                {f.name: f.initiative for f in actors if f.type == "character"},
+                ("gh-da-2",),
+            )
+        )
+    steps.append(
+        Step(
+            "figures ordered by initiative, lowest first",
+            [f"{f.name} {f.initiative}" for f in actors],
+            (),
+            "The archive holds no ruling stating that the lowest initiative acts "
+            "first; it is the plain reading of the initiative order. 'initiative' is "
+            "the leading card's value.",
+        )
+    )
     ordered: list[Figure] = []
     ties: list[tuple[str, ...]] = []
     unresolved: list[tuple[str, ...]] = []
@@ -271,8 +374,9 @@ def compute(req: InitiativeRequest) -> InitiativeResult:
     summons = [f for f in req.figures if f.type == "summon"]
     order, more_unresolved, more = place_summons(game, ordered, summons, ties)
     steps += more
-    return InitiativeResult(game, tuple(order), tuple(ties), tuple(unresolved + more_unresolved),
-                            tuple(steps))
+    return InitiativeResult(
+        game, tuple(order), tuple(ties), tuple(unresolved + more_unresolved), tuple(steps)
+    )
 
 
 def run(payload: Any) -> dict[str, Any]:
@@ -285,10 +389,13 @@ Request, Response = InitiativeRequest, InitiativeResponse
 REQUEST_SCHEMA: dict[str, Any] = json_schema(InitiativeRequest)
 RESPONSE_SCHEMA: dict[str, Any] = json_schema(InitiativeResponse, "serialization")
 
-EXAMPLE: dict[str, Any] = {"game": "frosthaven", "figures": [
-    {"name": "Drifter", "type": "character", "initiative": 20, "second": 45},
-    {"name": "Banner Spear", "type": "character", "initiative": 20, "second": 30},
-    {"name": "Algox Archers", "type": "monster", "initiative": 20},
-    {"name": "Banner", "type": "summon", "summoner": "Banner Spear"},
-    {"name": "Hound", "type": "summon", "summoner": "Drifter", "summoned_this_round": True},
-]}
+EXAMPLE: dict[str, Any] = {
+    "game": "frosthaven",
+    "figures": [
+        {"name": "Drifter", "type": "character", "initiative": 20, "second": 45},
+        {"name": "Banner Spear", "type": "character", "initiative": 20, "second": 30},
+        {"name": "Algox Archers", "type": "monster", "initiative": 20},
+        {"name": "Banner", "type": "summon", "summoner": "Banner Spear"},
+        {"name": "Hound", "type": "summon", "summoner": "Drifter", "summoned_this_round": True},
+    ],
+}

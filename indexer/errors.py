@@ -9,6 +9,7 @@ one line and exits non-zero. Nothing below the edges knows about Flask or click.
 It lives here, at the bottom of the import graph, so that the archive, the index, the model
 and the rules checker can all raise it without importing the service.
 """
+
 from __future__ import annotations
 
 

@@ -1,5 +1,6 @@
 """The project's files: YAML read as lint reports it, files written whole (a reader sees the
 old file or the new one, never half of either), and a file's checksum."""
+
 from __future__ import annotations
 
 import hashlib
@@ -58,7 +59,10 @@ def read_bytes(path: Path | str) -> tuple[bytes | None, str | None]:
 def read_yaml(path: Path) -> tuple[Any, str | None]:
     """A YAML file's content, or the lint line saying why not."""
     raw, err = read_bytes(path)
-    return (None, err) if err else parse_yaml(raw)
+    if err:
+        return None, err
+    assert raw is not None  # read_bytes gives the bytes whenever it gives no error
+    return parse_yaml(raw)
 
 
 def parse_yaml(raw: bytes) -> tuple[Any, str | None]:

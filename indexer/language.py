@@ -1,11 +1,53 @@
-"""Which of the seven languages a text is in (lingua, restricted to those seven)."""
+"""The seven languages, in one place: their codes, names and per-language tables, and which of
+them a text is in (lingua, restricted to those seven).
+
+Every ruling reads in each of them (original or translation); players ask in them; the page,
+the API's labels and the bot speak them. Everything else that lists languages takes them from
+here (``LANGUAGES``, the ``Lang`` type) or keys a table by them.
+"""
+
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal, TypeVar, get_args, overload
+
+#: The languages players ask in, in the order the project lists them.
+Lang = Literal["en", "nl", "da", "it", "de", "es", "fr"]
+LANGUAGES: tuple[Lang, ...] = get_args(Lang)
+#: Each language's name in English (how a source's edition is labelled: "(Dutch)").
+ENGLISH_NAMES: dict[str, str] = {
+    "en": "English",
+    "nl": "Dutch",
+    "da": "Danish",
+    "it": "Italian",
+    "de": "German",
+    "es": "Spanish",
+    "fr": "French",
+}
+#: Each language's name in that language (the page's language switcher, the labels).
+NATIVE_NAMES: dict[str, str] = {
+    "en": "English",
+    "nl": "Nederlands",
+    "da": "Dansk",
+    "it": "Italiano",
+    "de": "Deutsch",
+    "es": "Español",
+    "fr": "Français",
+}
+#: The Snowball stemmer of each language (PyStemmer's names), for BM25 and word coverage.
+STEMMERS: dict[str, str] = {
+    "en": "english",
+    "nl": "dutch",
+    "da": "danish",
+    "it": "italian",
+    "de": "german",
+    "es": "spanish",
+    "fr": "french",
+}
 
 # Short texts such as "item 225" are near-ties between languages; demanding this much distance
 # between the best two makes such a text "unsure" (then the caller's default, usually English)
-# instead of a guess. Measured on dev.yaml: 71/72 right either way, and "item 225" -> unsure.
+# instead of a guess.
 MIN_RELATIVE_DISTANCE = 0.1
 
 
@@ -13,16 +55,27 @@ MIN_RELATIVE_DISTANCE = 0.1
 def _detector():
     from lingua import Language, LanguageDetectorBuilder
 
-    langs = {"en": Language.ENGLISH, "nl": Language.DUTCH, "da": Language.DANISH,
-             "it": Language.ITALIAN, "de": Language.GERMAN, "es": Language.SPANISH,
-             "fr": Language.FRENCH}
-    # Preloaded: lingua then reads the seven languages' n-gram models on all cores at once
-    # (measured here: ~0.9 s, against 1.3-1.9 s on one core when the first text loads them),
-    # which is most of what the service's cold start waits for. The same models either way.
-    detector = (LanguageDetectorBuilder.from_languages(*langs.values())
-                .with_minimum_relative_distance(MIN_RELATIVE_DISTANCE)
-                .with_preloaded_language_models().build())
+    langs = {code: getattr(Language, ENGLISH_NAMES[code].upper()) for code in LANGUAGES}
+    # Preloaded: lingua then reads the seven languages' n-gram models on all cores at once,
+    # which is most of what the service's cold start waits for; the same models either way.
+    detector = (
+        LanguageDetectorBuilder.from_languages(*langs.values())
+        .with_minimum_relative_distance(MIN_RELATIVE_DISTANCE)
+        .with_preloaded_language_models()
+        .build()
+    )
     return detector, {v: k for k, v in langs.items()}
+
+
+_Default = TypeVar("_Default", bound=str | None)
+
+
+@overload
+def detect_language(text: str) -> Lang: ...
+
+
+@overload
+def detect_language(text: str, default: _Default) -> Lang | _Default: ...
 
 
 def detect_language(text: str, default: str | None = "en") -> str | None:
@@ -30,3 +83,6 @@ def detect_language(text: str, default: str | None = "en") -> str | None:
     detector, codes = _detector()
     found = detector.detect_language_of(text)
     return codes.get(found, default) if found is not None else default
+
+
+assert set(ENGLISH_NAMES) == set(NATIVE_NAMES) == set(STEMMERS) == set(LANGUAGES)

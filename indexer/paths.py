@@ -3,6 +3,7 @@
 Each is the default of a setting (``RULINGS_ARCHIVE_DIR``, ``RULINGS_INDEX_DIR``, ``RULINGS_MODEL``)
 or of a command's option; the settings and commands read them from here.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,5 +16,9 @@ DEFAULT_MODEL = REPO_ROOT / "models" / "multilingual-e5-small"
 CALIBRATION_FILE = REPO_ROOT / "indexer" / "search" / "calibration.json"
 #: The question sets `rulings calibrate` fits on (relative to the repository): the shared dev
 #: sets and the project's own.
-DEFAULT_QUESTION_SETS = ("../shared/eval/dev.yaml", "../shared/eval/dev-outside.yaml",
-                         "bench/eval/own.yaml", "bench/eval/own-outside.yaml")
+DEFAULT_QUESTION_SETS = (
+    "../shared/eval/dev.yaml",
+    "../shared/eval/dev-outside.yaml",
+    "bench/eval/own.yaml",
+    "bench/eval/own-outside.yaml",
+)

@@ -1,51 +1,97 @@
-"""Computed answers from the question's own words, and what they tell retrieval.
+"""One reading of a question's computation, shared by search and the answer.
 
 The question reader (``checker.reader``) turns "Shield 1 and Ward, a monster attacks me for
-7" into a damage request; the check computes it with cited steps. Two users of that here:
-  - ``/v1/ask`` answers with the result beside the ruling (``computed``), filling the game from
-    the answered ruling when the question names none;
-  - search weighs, for each candidate ruling, whether the computation cites it (the check that
-    compares two drawn cards cites fh-clar-19 or fh-clar-20 by what the cards are), passed to
-    the searcher as `cited_by_computation`.
+7" into a damage request, and the check computes it with cited steps. The engine reads each
+question once (``Computation.of``) and runs its check once per game it may be about; then:
+  - search weighs, for each candidate ruling, whether the computation cites it (``cited``,
+    passed to the searcher as data: the check that compares two drawn cards cites fh-clar-19
+    or fh-clar-20 by what the cards are);
+  - ``/v1/ask`` answers with the result beside the ruling (``answer``: the ``computed`` field),
+    its game the question's, else the answered ruling's, reusing the check already run.
 """
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from checker import run_check
 from checker.base import GAMES, CheckInputError
-from checker.reader import computed, read_question, with_game
+from checker.reader import Reading, computed, read_question, with_game
+from indexer.search.question import Question
+from indexer.search.searcher import Searcher
 
 log = logging.getLogger(__name__)
 
-
-def computed_answer(question: str, lang: str, game: str | None,
-                    answered_game: str | None) -> dict[str, Any] | None:
-    """The `computed` field of an ask: None when the question asks for no computation.
-
-    `game` is the request's (or the question's) game; else the answered ruling's game is the
-    game whose rulings state the rule asked about.
-    """
-    reading = read_question(question, lang, game)   # a game without a checker: None
-    if reading is None:
-        return None
-    if reading.input.get("game") is None and answered_game in GAMES:
-        reading = with_game(reading, answered_game)
-    return computed(reading)
+#: A check's outcome: its response, or the refusal of the values read.
+Outcome = dict[str, Any] | CheckInputError
 
 
-def cited_by_computation(text: str, lang: str, game: str | None) -> frozenset[str]:
-    """The rulings a computation of the question cites (every checker game when it names
-    none); empty when the question asks for no computation or misses what it needs."""
-    reading = read_question(text, lang, game if game in GAMES else None)
-    if reading is None or reading.missing:
-        return frozenset()
-    games = [reading.input["game"]] if reading.input.get("game") else list(GAMES)
-    cited: set[str] = set()
-    for g in games:
-        try:
-            cited.update(run_check(reading.check, {**reading.input, "game": g})["rulings"])
-        except CheckInputError:
-            continue  # e.g. Ward read in a question tried as Gloomhaven
-    return frozenset(cited)
+@dataclass(frozen=True)
+class Computation:
+    """A question's reading (None: it asks for no computation) and its check's outcome for each
+    game it was run for (the reading's game, else every checker game)."""
+
+    reading: Reading | None
+    outcomes: Mapping[str, Outcome] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, question: Question) -> "Computation":
+        """Read the analysed question (its body, in its language, for its game) and run the
+        check: once for the game read, else once for each checker game."""
+        game = question.game if question.game in GAMES else None
+        reading = read_question(question.body, question.lang, game)
+        if reading is None or reading.missing:
+            return cls(reading)
+        games = [reading.input["game"]] if reading.input.get("game") else list(GAMES)
+        return cls(reading, {g: _run(reading, g) for g in games})
+
+    @property
+    def cited(self) -> frozenset[str]:
+        """The rulings the computation cites (for any game it ran for): what search weighs."""
+        return frozenset(
+            r
+            for outcome in self.outcomes.values()
+            if isinstance(outcome, dict)
+            for r in outcome["rulings"]
+        )
+
+    def answer(self, game: str | None, answered_game: str | None) -> dict[str, Any] | None:
+        """The `computed` field of an ask; None when the question asks for no computation or is
+        about a game without a rules checker.
+
+        `game` is the request's (or the question's) game; else the game read from the question;
+        else `answered_game`, the answered ruling's: the game whose rulings state the rule asked
+        about.
+        """
+        reading = self.reading
+        if reading is None or (game is not None and game not in GAMES):
+            return None
+        if game is not None and reading.input.get("game") != game:
+            reading = with_game(_without_game(reading), game)
+        elif reading.input.get("game") is None and answered_game in GAMES:
+            reading = with_game(reading, answered_game)
+        chosen = reading.input.get("game")
+        outcome = self.outcomes.get(chosen) if chosen else None
+        if outcome is None and chosen and not reading.missing:
+            outcome = _run(reading, chosen)  # a game the question's reading did not run for
+        return computed(reading, outcome)
+
+
+def _run(reading: Reading, game: str) -> Outcome:
+    try:
+        return run_check(reading.check, {**reading.input, "game": game})
+    except CheckInputError as err:  # e.g. Ward read in a question tried as Gloomhaven
+        return err
+
+
+def _without_game(reading: Reading) -> Reading:
+    return replace(reading, input={**reading.input, "game": None})
+
+
+def cited_by_questions(searcher: Searcher, texts: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Question -> the rulings its computation cites, each question analysed and read as an ask
+    reads it: what calibration and evaluation give search for each question."""
+    return {text: Computation.of(searcher.analyse(text)).cited for text in texts}

@@ -7,6 +7,7 @@ index is rebuilt while serving, the whole state is replaced at once (``service.r
 (the HTTP API and the CLI) validate their input, call these methods, and turn the domain
 errors (``indexer.errors.RulingsError``) into a JSON error or a one-line message.
 """
+
 from __future__ import annotations
 
 import logging
@@ -23,15 +24,11 @@ from indexer.archive.load import load_archive
 from indexer.archive.record_cache import archive_cache_path
 from indexer.archive.schema import Archive
 from indexer.paths import DEFAULT_ARCHIVE, DEFAULT_INDEX
-from indexer.search.index import (
-    MissingIndexError,
-    StaleIndexError,
-    build_index,
-    load_index,
-)
+from indexer.search.index import MissingIndexError, StaleIndexError, build_index, load_index
 from indexer.search.question import QuestionAnalyser
-from indexer.search.searcher import OTHER_GAME, Searcher, SearchResult
-from service.computed import cited_by_computation, computed_answer
+from indexer.search.results import OTHER_GAME, REASON_CODES, SearchResult
+from indexer.search.searcher import Searcher
+from service.computed import Computation
 from service.http.models import DEFAULT_K, DEFAULT_LIMIT
 from service.presentation import reason_label, ruling_view
 from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
@@ -47,8 +44,8 @@ class EngineConfig:
     archive_dir: Path = DEFAULT_ARCHIVE
     index_dir: Path = DEFAULT_INDEX
     model: str | None = None
-    rebuild: bool = False          # rebuild a missing or stale index instead of refusing it
-    reload_every: float = POLL_INTERVAL   # seconds between checks for a rebuilt index
+    rebuild: bool = False  # rebuild a missing or stale index instead of refusing it
+    reload_every: float = POLL_INTERVAL  # seconds between checks for a rebuilt index
 
 
 def _load_archive(settings: EngineConfig) -> Archive:
@@ -57,8 +54,9 @@ def _load_archive(settings: EngineConfig) -> Archive:
     return load_archive(settings.archive_dir, cache=archive_cache_path(settings.index_dir))
 
 
-def open_searcher(catalogue: Catalogue, settings: EngineConfig,
-                  embedder: Embedder | None = None) -> Searcher:
+def open_searcher(
+    catalogue: Catalogue, settings: EngineConfig, embedder: Embedder | None = None
+) -> Searcher:
     """The retriever: the model (or the one given), the index (refused when missing or stale),
     the searcher with the rules checker's evidence."""
     from indexer.model.embedder import load_embedder, model_setting
@@ -66,23 +64,32 @@ def open_searcher(catalogue: Catalogue, settings: EngineConfig,
     archive = catalogue.archive
     embedder = embedder or load_embedder(settings.model or model_setting())
     try:
-        index = load_index(settings.index_dir, archive, embedder.name, backend=embedder.backend,
-                           export=getattr(embedder, "export_id", None))
+        index = load_index(
+            settings.index_dir,
+            archive,
+            embedder.name,
+            backend=embedder.backend,
+            export=getattr(embedder, "export_id", None),
+        )
     except (StaleIndexError, MissingIndexError):
         if not settings.rebuild:
             raise
         log.warning("index missing or stale: rebuilding as told")
         index, _ = build_index(archive, embedder, settings.index_dir, show_progress=False)
-    return Searcher(archive, index, embedder, analyser=QuestionAnalyser(archive, catalogue.cards),
-                    cited_by_computation=cited_by_computation)
+    return Searcher(archive, index, embedder, analyser=QuestionAnalyser(archive, catalogue.cards))
 
 
 class Engine:
     """Everything a request needs, loaded once per process (the retriever on first use), and
     replaced whole when the index is rebuilt while serving (``service.reload``)."""
 
-    def __init__(self, settings: EngineConfig, *, archive: Archive | None = None,
-                 searcher: Searcher | None = None):
+    def __init__(
+        self,
+        settings: EngineConfig,
+        *,
+        archive: Archive | None = None,
+        searcher: Searcher | None = None,
+    ):
         """`archive` and `searcher` may be given ready (tests: a fake embedder's searcher)."""
         self.settings = settings
         catalogue = Catalogue(archive or _load_archive(settings))
@@ -105,14 +112,18 @@ class Engine:
     def load_snapshot(self) -> Snapshot:
         """A complete new snapshot from disk (with the running embedder), or an error
         (ArchiveError, IndexUnavailable) and nothing."""
-        stamp = manifest_stamp(self.settings.index_dir)  # before loading: a later build reloads again
+        stamp = manifest_stamp(
+            self.settings.index_dir
+        )  # before loading: a later build reloads again
         catalogue = Catalogue(_load_archive(self.settings))
         settings = replace(self.settings, rebuild=False)
+        # The reloader asks only while a searcher is loaded, and a loaded one is never dropped.
+        assert self._snapshot.searcher is not None
         searcher = open_searcher(catalogue, settings, self._snapshot.searcher.embedder)
         return Snapshot.of(catalogue, searcher, stamp)
 
     def swap(self, snapshot: Snapshot) -> None:
-        self._snapshot = snapshot      # one reference: requests in flight keep the old one
+        self._snapshot = snapshot  # one reference: requests in flight keep the old one
 
     @property
     def catalogue(self) -> Catalogue:
@@ -135,6 +146,8 @@ class Engine:
                 stamp = manifest_stamp(self.settings.index_dir)
                 searcher = open_searcher(self._snapshot.catalogue, self.settings)
                 self._snapshot = Snapshot.of(self._snapshot.catalogue, searcher, stamp)
+            # Set just above or earlier; a swap only ever puts in a snapshot with a searcher.
+            assert self._snapshot.searcher is not None
             return self._snapshot.searcher
 
     def view(self, record_id: str, lang: str | None = None, snap: Snapshot | None = None) -> dict:
@@ -143,8 +156,9 @@ class Engine:
         return ruling_view(snap.archive.records[record_id], lang, snap.game_names)
 
     # -- questions (the retriever) ------------------------------------------------------------
-    def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
-            k: int = DEFAULT_K) -> dict:
+    def ask(
+        self, question: str, *, game: str | None = None, lang: str | None = None, k: int = DEFAULT_K
+    ) -> dict:
         """Answer a validated question: the best ruling (or a decline) and the nearest matches.
 
         `game` may be an id, name or alias; `lang` a language code or None (detected).
@@ -153,28 +167,53 @@ class Engine:
         game_id = snap.catalogue.resolve_game(game)
         started = time.perf_counter()
         searcher = self._searcher_of(snap)
-        if snap.searcher is None:      # loaded just now: its snapshot holds the same catalogue
+        if snap.searcher is None:  # loaded just now: its snapshot holds the same catalogue
             snap = self._snapshot
-        result = searcher.search(question.strip(), game=game_id, lang=lang or None, k=k)
-        return self._answer(question, result, k, started, snap, game_id)
+        result, computation = self._search(searcher, question, game_id, lang, k)
+        return self._answer(
+            question, result, k, started, snap, self._computed(computation, result, game_id, snap)
+        )
+
+    def search(self, question: str, *, k: int = DEFAULT_K) -> SearchResult:
+        """Search alone, as an ask searches (its computation weighed): what evaluation measures."""
+        return self._search(self.searcher, question, None, None, k)[0]
 
     @staticmethod
-    def _computed(question: str, result: SearchResult, game_id: str | None,
-                  snap: Snapshot) -> dict | None:
+    def _search(
+        searcher: Searcher, question: str, game_id: str | None, lang: str | None, k: int
+    ) -> tuple[SearchResult, Computation]:
+        # One analysis and one reading of the question: search weighs what the computation
+        # cites (as data), and the answer reuses the same reading and check result.
+        q = searcher.analyse(question.strip(), game=game_id, lang=lang or None)
+        computation = Computation.of(q)
+        return searcher.search_question(q, k=k, cited=computation.cited), computation
+
+    @staticmethod
+    def _computed(
+        computation: Computation, result: SearchResult, game_id: str | None, snap: Snapshot
+    ) -> dict | None:
         """The computed answer beside the ruling; None for a question about another game."""
         if result.reason == OTHER_GAME:
             return None
         # The game: the request's, else the one the question names, else the game of the ruling
         # retrieved for it (the game whose rulings state the rule asked about), declined or not.
         top = snap.archive.records[result.hits[0].record_id].game if result.hits else None
-        return computed_answer(question, result.lang, game_id or result.game, top)
+        return computation.answer(game_id or result.game, top)
 
-    def _answer(self, question: str, result: SearchResult, k: int, started: float,
-                snap: Snapshot, game_id: str | None = None) -> dict:
-        matches = [dict(self.view(h.record_id, result.lang, snap), score=round(h.score, 6))
-                   for h in result.hits[:k]]
+    def _answer(
+        self,
+        question: str,
+        result: SearchResult,
+        k: int,
+        started: float,
+        snap: Snapshot,
+        computed: dict | None,
+    ) -> dict:
+        matches = [
+            dict(self.view(h.record_id, result.lang, snap), score=round(h.score, 6))
+            for h in result.hits[:k]
+        ]
         answered = bool(matches) and not result.declined
-        computed = self._computed(question, result, game_id, snap)
         return {
             "question": question,
             "lang": result.lang,
@@ -183,6 +222,7 @@ class Engine:
             "answer": matches[0] if answered else None,
             "matches": matches,
             "reason": result.reason,
+            "reason_code": REASON_CODES[result.reason],
             "reason_local": reason_label(result.reason, result.lang),
             # The rules checker computes this ruling: clients can offer the calculator beside it.
             "calculators": checks_for(matches[0]["id"]) if answered else [],
@@ -196,17 +236,31 @@ class Engine:
         snap = self.current()
         return self.view(snap.catalogue.get(record_id).id, lang, snap)
 
-    def find(self, *, card: str | None = None, game: str | None = None, kind: str | None = None,
-             lang: str | None = None, limit: int = DEFAULT_LIMIT) -> dict:
+    def find(
+        self,
+        *,
+        card: str | None = None,
+        game: str | None = None,
+        kind: str | None = None,
+        lang: str | None = None,
+        limit: int = DEFAULT_LIMIT,
+    ) -> dict:
         """Rulings filtered by game and kind; by card name (forgiving), best match first."""
         snap = self.current()
-        records = snap.catalogue.find(card=card, game=snap.catalogue.resolve_game(game),
-                                      kind=kind or None)
-        return {"results": [self.view(r.id, lang, snap) for r in records[:limit]],
-                "total": len(records)}
+        records = snap.catalogue.find(
+            card=card, game=snap.catalogue.resolve_game(game), kind=kind or None
+        )
+        return {
+            "results": [self.view(r.id, lang, snap) for r in records[:limit]],
+            "total": len(records),
+        }
 
     def card_names(self) -> list[str]:
         return self.current().catalogue.card_names()
+
+    def suggest_cards(self, typed: str | None) -> list[str]:
+        """Card names for what was typed (autocomplete), from the archive in use."""
+        return self.current().catalogue.suggest_cards(typed)
 
     def games(self) -> dict:
         return {"games": self.current().catalogue.games()}
@@ -216,8 +270,13 @@ class Engine:
         searcher = self._searcher_of(snap)
         manifest = searcher.index.manifest
         # `worker`: the process that answered, so each gunicorn worker's index can be seen.
-        return {"status": "ok", "records": len(searcher.archive), "model": manifest["model"],
-                "index_built_at": manifest["built_at"], "index_type": manifest["index_type"],
-                "passages": manifest["passages"], "backend": manifest.get("backend", "torch"),
-                "worker": os.getpid()}
-
+        return {
+            "status": "ok",
+            "records": len(searcher.archive),
+            "model": manifest["model"],
+            "index_built_at": manifest["built_at"],
+            "index_type": manifest["index_type"],
+            "passages": manifest["passages"],
+            "backend": manifest.get("backend", "torch"),
+            "worker": os.getpid(),
+        }

@@ -11,15 +11,17 @@ Python sources (``_``, ``N_``, ``ngettext``, ``pgettext``, ``discord_name``);
 ``python -m service.i18n update`` rewrites the template and merges it into every catalogue,
 ``python -m service.i18n check`` lists what a catalogue lacks.
 """
+
 from __future__ import annotations
 
 import io
 import logging
 import sys
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, cast
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
@@ -28,6 +30,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from babel.support import Translations
 
+from indexer.files import write_atomic
+from indexer.language import LANGUAGES
+
 log = logging.getLogger(__name__)
 
 SOURCE_LANGUAGE = "en"
@@ -35,20 +40,38 @@ SERVICE = Path(__file__).resolve().parent
 CATALOGUES = SERVICE / "translations"
 TEMPLATE = CATALOGUES / "messages.pot"
 #: The files whose strings are translated, by extractor.
-PYTHON_SOURCES = ("presentation.py", "discord/embeds.py", "discord/gateway.py",
-                  "discord/commands.py", "discord/interactions.py")
-SCRIPT_SOURCES = ("web/static/app.js", "web/static/calculators.js", "web/static/board.js",
-                  "web/static/board-answer.js")
+PYTHON_SOURCES = (
+    "presentation.py",
+    "discord/embeds.py",
+    "discord/gateway.py",
+    "discord/commands.py",
+    "discord/interactions.py",
+    "discord/slash.py",
+)
+SCRIPT_SOURCES = (
+    "web/static/app.js",
+    "web/static/calculators.js",
+    "web/static/board.js",
+    "web/static/board-answer.js",
+)
 TEMPLATE_SOURCES = "web/templates/*.html"
-PYTHON_KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2),
-                                   "pgettext": ((1, "c"), 2), "discord_name": None}
+PYTHON_KEYWORDS: dict[str, Any] = {
+    "_": None,
+    "N_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "discord_name": None,
+}
 #: Discord names (commands, options) are translated apart from the same words elsewhere.
 DISCORD_NAME_CONTEXT = "discord name"
-HEADER_COMMENT = ("# Translations of the rulings page, the API's labels and the Discord bot.\n"
-                  "# A new language: copy messages.pot to <code>.po (e.g. pt.po), set Language,\n"
-                  "# translate every msgstr; keep game terms as that language's editions name them.")
+HEADER_COMMENT = (
+    "# Translations of the rulings page, the API's labels and the Discord bot.\n"
+    "# A new language: copy messages.pot to <code>.po (e.g. pt.po), set Language,\n"
+    "# translate every msgstr; keep game terms as that language's editions name them."
+)
 #: Archive languages first, in this order; any other catalogue after them.
-PREFERRED_ORDER = ("en", "nl", "da", "it", "de", "es", "fr")
+PREFERRED_ORDER = LANGUAGES
 
 
 def N_(message: str) -> str:
@@ -147,12 +170,20 @@ def negotiate(ui: str | None, accept: Any = None) -> str:
 
 
 # -- extraction ---------------------------------------------------------------------------------
-Message = tuple[str | tuple[str, ...], str | None, str]  # (msgid or (singular, plural), context, where)
+Message = tuple[
+    str | tuple[str, ...], str | None, str
+]  # (msgid or (singular, plural), context, where)
+# What an extractor yields: (lineno, funcname, messages, comments), messages a string or a tuple
+# (None for an argument that is not a literal). Babel's annotation of its extractors gives the
+# fields in another order (lineno, message, comments, context), so all are read as this.
+Extracted = tuple[int, str, Any, list[str]]
 
 
 def _python_messages(path: Path) -> Iterator[Message]:
     with path.open("rb") as fh:
-        for lineno, funcname, messages, _comments in extract_python(fh, PYTHON_KEYWORDS, [], {}):
+        for lineno, funcname, messages, _comments in cast(
+            Iterable[Extracted], extract_python(fh, PYTHON_KEYWORDS, [], {})
+        ):
             where = f"service/{path.relative_to(SERVICE)}:{lineno}"
             wanted = 2 if funcname in ("pgettext", "ngettext") else 1
             if isinstance(messages, tuple) and None in messages[:wanted]:
@@ -170,8 +201,10 @@ def _python_messages(path: Path) -> Iterator[Message]:
 
 def _script_messages(path: Path) -> Iterator[Message]:
     with path.open("rb") as fh:
-        for lineno, _funcname, messages, _comments in extract_javascript(
-                fh, {"t": None}, [], {"parse_template_string": True}):
+        for lineno, _funcname, messages, _comments in cast(
+            Iterable[Extracted],
+            extract_javascript(fh, {"t": None}, [], {"parse_template_string": True}),
+        ):
             text = messages[0] if isinstance(messages, tuple) else messages
             if text:
                 yield text, None, f"service/{path.relative_to(SERVICE)}:{lineno}"
@@ -179,10 +212,17 @@ def _script_messages(path: Path) -> Iterator[Message]:
 
 def _template_messages(path: Path) -> Iterator[Message]:
     from jinja2.ext import babel_extract
+
+    # Babel's keyword mapping, as babel itself passes it (jinja2 annotates a sequence of names
+    # and reads only the names).
+    keywords: Any = {"_": None, "gettext": None, "ngettext": (1, 2)}
     with path.open("rb") as fh:
-        for lineno, funcname, messages, _comments in babel_extract(
-                fh, {"_": None, "gettext": None, "ngettext": (1, 2)}, [],
-                {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}):
+        for lineno, funcname, messages, _comments in cast(
+            Iterable[Extracted],
+            babel_extract(
+                fh, keywords, [], {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
+            ),
+        ):
             where = f"service/{path.relative_to(SERVICE)}:{lineno}"
             if funcname == "ngettext" and isinstance(messages, tuple):
                 yield (messages[0], messages[1]), None, where
@@ -194,16 +234,26 @@ def _template_messages(path: Path) -> Iterator[Message]:
 
 def script_msgids() -> set[str]:
     """The msgids the page's scripts use (the page embeds exactly these)."""
-    return {m for path in SCRIPT_SOURCES for m, _c, _w in _script_messages(SERVICE / path)
-            if isinstance(m, str)}
+    return {
+        m
+        for path in SCRIPT_SOURCES
+        for m, _c, _w in _script_messages(SERVICE / path)
+        if isinstance(m, str)
+    }
 
 
 def extract() -> Catalog:
     """Every translatable message of the templates, scripts and Python sources."""
-    catalog = Catalog(project="rulings", domain="messages", charset="utf-8", fuzzy=False,
-                      header_comment=HEADER_COMMENT)
-    sources: list[Iterable[Message]] = [_python_messages(SERVICE / p) for p in PYTHON_SOURCES
-                                        if (SERVICE / p).exists()]
+    catalog = Catalog(
+        project="rulings",
+        domain="messages",
+        charset="utf-8",
+        fuzzy=False,
+        header_comment=HEADER_COMMENT,
+    )
+    sources: list[Iterable[Message]] = [
+        _python_messages(SERVICE / p) for p in PYTHON_SOURCES if (SERVICE / p).exists()
+    ]
     sources += [_script_messages(SERVICE / p) for p in SCRIPT_SOURCES]
     sources += [_template_messages(p) for p in sorted(SERVICE.glob(TEMPLATE_SOURCES))]
     for source in sources:
@@ -231,20 +281,24 @@ def missing(lang: str, template: Catalog | None = None) -> list[str]:
         if not message.id:
             continue
         found = catalogue.get(message.id, context=message.context)
-        strings = (found.string if isinstance(found.string, (list, tuple)) else [found.string]
-                   ) if found is not None else []
+        strings = (
+            (found.string if isinstance(found.string, (list, tuple)) else [found.string])
+            if found is not None
+            else []
+        )
         if found is None or found.fuzzy or not strings or not all(s and s.strip() for s in strings):
             label = message.id if isinstance(message.id, str) else message.id[0]
-            problems.append(f"{lang}.po: {'fuzzy or empty' if found is not None else 'missing'}: "
-                            f"{label!r}" + (f" (context {message.context!r})" if message.context else ""))
+            problems.append(
+                f"{lang}.po: {'fuzzy or empty' if found is not None else 'missing'}: "
+                f"{label!r}" + (f" (context {message.context!r})" if message.context else "")
+            )
     return problems
 
 
 def _write_atomically(path: Path, catalog: Catalog) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("wb") as fh:
-        write_po(fh, catalog, width=100, sort_output=False, include_previous=False)
-    tmp.replace(path)
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=100, sort_output=False, include_previous=False)
+    write_atomic(path, buffer.getvalue(), mode=0o644)
 
 
 def update() -> None:

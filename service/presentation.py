@@ -12,29 +12,36 @@ the API adds the asker's language beside the English ones (``kind_label_local``,
 ``citation.label_local``, ``translation.label_local``, ``context_label_local``,
 ``reason_local``), from the gettext catalogues of ``service.i18n``.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from checker.base import GAMES
 from indexer.archive.schema import Ruling
+from indexer.language import NATIVE_NAMES
 from service.i18n import N_, _, ngettext
 from service.i18n import language_name as catalogue_language_name
 
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "da": "Dansk",
-                                  "it": "Italiano", "de": "Deutsch", "es": "Español",
-                                  "fr": "Français"}
+LANGUAGE_NAMES: dict[str, str] = NATIVE_NAMES
 OUR_TRANSLATION = N_("unofficial translation; the original is the authority")
 OFFICIAL_EDITION = N_("the same rule in another official edition")
 CITATION_SEPARATOR = " · "
-KIND_LABELS: dict[str, str] = {"rulebook": N_("Rulebook"), "erratum": N_("Erratum"),
-                               "clarification": N_("Clarification"),
-                               "edge case": N_("Edge case"), "example": N_("Example")}
+KIND_LABELS: dict[str, str] = {
+    "rulebook": N_("Rulebook"),
+    "erratum": N_("Erratum"),
+    "clarification": N_("Clarification"),
+    "edge case": N_("Edge case"),
+    "example": N_("Example"),
+}
 CONTEXT_LABELS: dict[str, str] = {"CONTEXT": N_("Context"), "SITUATION": N_("Situation")}
 #: The rules checker's checks, as the page and the bot name a computed answer's check.
-CHECK_LABELS: dict[str, str] = {"damage": N_("Damage"), "initiative": N_("Initiative"),
-                                "exhaustion": N_("Exhaustion"),
-                                "advantage": N_("Advantage and disadvantage")}
+CHECK_LABELS: dict[str, str] = {
+    "damage": N_("Damage"),
+    "initiative": N_("Initiative"),
+    "exhaustion": N_("Exhaustion"),
+    "advantage": N_("Advantage and disadvantage"),
+}
 #: The reasons search gives (``indexer.search.REASONS``), so that ``reason_local`` can say
 #: them in the asker's language (a reason missing here is shown in English).
 DECLINE_REASONS = (
@@ -45,19 +52,23 @@ DECLINE_REASONS = (
     N_("a ruling answers it closely enough"),
 )
 
+
 def language_name(code: str) -> str:
     """'de' -> 'Deutsch' (a language's name in that language)."""
     return LANGUAGE_NAMES.get(code) or catalogue_language_name(code)
+
 
 def kind_label(kind: str, lang: str = "en") -> str:
     """'edge case' -> 'Edge case' (the badge text), in `lang`."""
     label = KIND_LABELS.get(kind)
     return _(label, lang) if label else kind[:1].upper() + kind[1:]
 
+
 def context_label(label: str | None, lang: str = "en") -> str:
     """'SITUATION' -> 'Situation'; a context without a label is a 'Context'."""
     text = CONTEXT_LABELS.get(label or "CONTEXT")
     return _(text, lang) if text else (label or "").capitalize()
+
 
 def pages_label(pages: list[str], lang: str = "en") -> str | None:
     """['18'] -> 'p. 18'; ['18', '20'] -> 'pp. 18, 20'; [] -> None (abbreviated in `lang`)."""
@@ -65,16 +76,25 @@ def pages_label(pages: list[str], lang: str = "en") -> str | None:
         return None
     return ngettext("p. %(pages)s", "pp. %(pages)s", len(pages), lang, pages=", ".join(pages))
 
+
 def citation_parts(cit: dict[str, Any], lang: str = "en") -> list[str]:
     """The citation as short parts: source, pages (or section), author, site, date."""
     where = pages_label(cit.get("pages") or [], lang)
-    parts = [cit.get("source"), where, None if where else cit.get("section"),
-             cit.get("author"), cit.get("site"), cit.get("date")]
+    parts = [
+        cit.get("source"),
+        where,
+        None if where else cit.get("section"),
+        cit.get("author"),
+        cit.get("site"),
+        cit.get("date"),
+    ]
     return [str(p) for p in parts if p]
+
 
 def citation_label(cit: dict[str, Any], lang: str = "en") -> str:
     """'Frosthaven FAQ · dwarf74 · boardgamegeek.com · 2026-07-14'."""
     return CITATION_SEPARATOR.join(citation_parts(cit, lang))
+
 
 def display_title(ruling: dict[str, Any], lang: str = "en") -> str:
     """The ruling's title, else its source and pages (rulebook passages have no title)."""
@@ -83,74 +103,111 @@ def display_title(ruling: dict[str, Any], lang: str = "en") -> str:
     parts = citation_parts(ruling["citation"], lang)[:2]
     return ", ".join(parts) if parts else _("Ruling %(id)s", lang, id=ruling["id"])
 
+
 def translation_label(edition_of: str | None, lang: str = "en") -> str:
     """How a translation is labelled: another official edition, or ours."""
     return _(OFFICIAL_EDITION if edition_of else OUR_TRANSLATION, lang)
+
 
 def reason_label(reason: str | None, lang: str = "en") -> str:
     """A decline decision's reason in `lang` (English when the catalogue lacks it)."""
     return _(reason, lang) if reason else ""
 
+
 def page_labels(lang: str) -> dict[str, dict[str, str]]:
     """The fixed label vocabularies in `lang`, for the page to show API results in its own
     language (the API's ``*_local`` labels follow the asker's, which may be another)."""
-    return {"kind": {kind: kind_label(kind, lang) for kind in KIND_LABELS},
-            "context": {key: _(text, lang) for key, text in CONTEXT_LABELS.items()},
-            "translation": {"ours": _(OUR_TRANSLATION, lang), "edition": _(OFFICIAL_EDITION, lang)},
-            "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS},
-            "check": {check: _(text, lang) for check, text in CHECK_LABELS.items()}}
+    return {
+        "kind": {kind: kind_label(kind, lang) for kind in KIND_LABELS},
+        "context": {key: _(text, lang) for key, text in CONTEXT_LABELS.items()},
+        "translation": {"ours": _(OUR_TRANSLATION, lang), "edition": _(OFFICIAL_EDITION, lang)},
+        "reason": {reason: _(reason, lang) for reason in DECLINE_REASONS},
+        "check": {check: _(text, lang) for check, text in CHECK_LABELS.items()},
+    }
+
 
 def translation_missing(lang: str) -> str:
     """Why a ruling comes without a translation into `lang`."""
     return f"no translation into {lang} yet"
 
+
 def game_name(game_id: str, names: dict[str, str] | None = None) -> str:
     """A game's display name (from the archive's games), else its id."""
     return (names or {}).get(game_id, game_id)
 
+
 def local_labels(view: dict[str, Any], lang: str) -> dict[str, Any]:
     """`view` (a ruling as the API shows it) with its ``*_local`` labels in `lang`."""
-    out = dict(view, kind_label_local=kind_label(view["kind"], lang),
-               context_label_local=(context_label(view.get("context_label"), lang)
-                                    if view.get("context") else None))
+    out = dict(
+        view,
+        kind_label_local=kind_label(view["kind"], lang),
+        context_label_local=(
+            context_label(view.get("context_label"), lang) if view.get("context") else None
+        ),
+    )
     out["citation"] = dict(view["citation"], label_local=citation_label(view["citation"], lang))
     if view.get("translation"):
         tr = view["translation"]
-        out["translation"] = dict(tr, label_local=translation_label(tr.get("edition_of"), tr["lang"]))
+        out["translation"] = dict(
+            tr, label_local=translation_label(tr.get("edition_of"), tr["lang"])
+        )
     return out
 
-def ruling_view(rec: Ruling, lang: str | None = None,
-                game_names: dict[str, str] | None = None) -> dict[str, Any]:
+
+def ruling_view(
+    rec: Ruling, lang: str | None = None, game_names: dict[str, str] | None = None
+) -> dict[str, Any]:
     """A ruling as the API shows it: the original text, plus the asker's translation, plus the
     ready-made labels (English, and ``*_local`` in the asker's language)."""
     translation = None
     missing = None
     if lang and lang != rec.lang and lang in rec.translations:
         tr = rec.translations[lang]
-        translation = {"lang": lang, "text": tr.text, "title": tr.title, "context": tr.context,
-                       "edition_of": tr.edition_of, "label": translation_label(tr.edition_of),
-                       "language_name": language_name(lang)}
+        translation = {
+            "lang": lang,
+            "text": tr.text,
+            "title": tr.title,
+            "context": tr.context,
+            "edition_of": tr.edition_of,
+            "label": translation_label(tr.edition_of),
+            "language_name": language_name(lang),
+        }
     elif lang and lang != rec.lang:
         # A newly imported ruling: no official edition linked and no translation of ours yet.
         missing = translation_missing(lang)
     cit = rec.citation.model_dump(exclude_none=True)
     cit["label"] = citation_label(cit)
     view = {
-        "id": rec.id, "game": rec.game, "kind": rec.kind, "lang": rec.lang,
-        "title": rec.title, "context_label": rec.context_label, "context": rec.context,
-        "text": rec.text, "citation": cit,
-        "cards": [{"type": c.type, "name": c.name, "of": c.of, "label": c.label} for c in rec.cards],
+        "id": rec.id,
+        "game": rec.game,
+        "kind": rec.kind,
+        "lang": rec.lang,
+        "title": rec.title,
+        "context_label": rec.context_label,
+        "context": rec.context,
+        "text": rec.text,
+        "citation": cit,
+        "cards": [
+            {"type": c.type, "name": c.name, "of": c.of, "label": c.label} for c in rec.cards
+        ],
         "amends": [a.model_dump() for a in rec.amends],
-        "translation": translation, "translation_missing": missing, "related": list(rec.related),
+        "translation": translation,
+        "translation_missing": missing,
+        "related": list(rec.related),
     }
-    view.update(display_title=display_title(view), kind_label=kind_label(rec.kind),
-                game_name=game_name(rec.game, game_names), language_name=language_name(rec.lang))
+    view.update(
+        display_title=display_title(view),
+        kind_label=kind_label(rec.kind),
+        game_name=game_name(rec.game, game_names),
+        language_name=language_name(rec.lang),
+    )
     return local_labels(view, lang or "en")
+
 
 def check_games(names: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(id, name) of the games the rules checker computes for, for game choices."""
-
     return [(gid, game_name(gid, names) if names else gid.title()) for gid in GAMES]
+
 
 def step_citation(rulings: list[str], lang: str = "en") -> str:
     """A checker step's citation for text output: the ids, or that no ruling covers it."""

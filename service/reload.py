@@ -10,10 +10,11 @@ so a new build shows as a manifest with a new inode / mtime. The watcher then lo
 the index (checked against that archive, as at start-up) and a new searcher, reusing the
 process's model, while requests go on with the old snapshot, and swaps: one reference
 assignment. Every gunicorn worker has its own watcher, started when it is forked (the state is
-per process; no signal to deliver), so an idle worker has switched too by its next request. A build that does not load (the
-archive was edited again after it, a corrupt folder) is logged and the old snapshot stays,
-until the next build.
+per process; no signal to deliver), so an idle worker has switched too by its next request.
+A build that does not load (the archive was edited again after it, a corrupt folder) is
+logged and the old snapshot stays, until the next build.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,8 +41,8 @@ class Snapshot:
     """Everything a request reads, loaded together: never changed, only replaced."""
 
     catalogue: Catalogue
-    searcher: Searcher | None = None      # None until the first question (archive-only use)
-    stamp: Stamp | None = None            # the index manifest's stat when `searcher` was loaded
+    searcher: Searcher | None = None  # None until the first question (archive-only use)
+    stamp: Stamp | None = None  # the index manifest's stat when `searcher` was loaded
     game_names: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -49,8 +50,9 @@ class Snapshot:
         return self.catalogue.archive
 
     @classmethod
-    def of(cls, catalogue: Catalogue, searcher: Searcher | None = None,
-           stamp: Stamp | None = None) -> "Snapshot":
+    def of(
+        cls, catalogue: Catalogue, searcher: Searcher | None = None, stamp: Stamp | None = None
+    ) -> "Snapshot":
         names = {g.id: g.name for g in catalogue.archive.games.values()}
         return cls(catalogue, searcher, stamp, names)
 
@@ -87,9 +89,14 @@ class Reloader:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._pid = 0
-        self._failed: Stamp | None = None   # a build that did not load: not retried
+        self._failed: Stamp | None = None  # a build that did not load: not retried
         me = weakref.ref(self)
-        os.register_at_fork(after_in_child=lambda: (r := me()) is not None and r._after_fork())
+
+        def after_fork() -> None:
+            if (r := me()) is not None:
+                r._after_fork()
+
+        os.register_at_fork(after_in_child=after_fork)
 
     def ensure_watching(self) -> None:
         """Cheap; call it on every request: starts this process's watcher once."""
@@ -131,11 +138,18 @@ class Reloader:
             snapshot = owner.load_snapshot()
         except Exception as exc:  # any failure keeps the snapshot in use; the service goes on
             self._failed = stamp
-            log.warning("new index at %s not loaded, still serving the previous one: %s",
-                        self.index_dir, getattr(exc, "message", None) or exc)
+            log.warning(
+                "new index at %s not loaded, still serving the previous one: %s",
+                self.index_dir,
+                getattr(exc, "message", None) or exc,
+            )
             return True
         owner.swap(snapshot)
-        log.info("switched to the index built at %s (%d rulings) in %.1f s",
-                 snapshot.searcher.index.manifest.get("built_at"), len(snapshot.archive),
-                 time.perf_counter() - started)
+        assert snapshot.searcher is not None  # load_snapshot always opens one
+        log.info(
+            "switched to the index built at %s (%d rulings) in %.1f s",
+            snapshot.searcher.index.manifest.get("built_at"),
+            len(snapshot.archive),
+            time.perf_counter() - started,
+        )
         return True

@@ -6,6 +6,7 @@ modules read this object, never ``os.environ``. The embedder's own settings are
 service). The README's settings table is made from this model: ``python -m service.settings``
 prints it, and a test fails when the README's copy differs.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -24,7 +25,7 @@ __all__ = ["Settings", "SettingsError", "settings_table"]
 DEFAULT_API_URL = "http://127.0.0.1:8000"
 DEFAULT_BOT_DB = Path("build") / "bot.sqlite3"
 LOOPBACK = "127.0.0.1,::1"
-NONE = "none"                               # the word that empties a list setting
+NONE = "none"  # the word that empties a list setting
 OFF = "off"
 
 
@@ -35,70 +36,117 @@ def _words(value: str) -> list[str]:
 class Settings(EmbedderSettings):
     """The service's settings: serving, the polite API, the page, the Discord bot."""
 
-    archive_dir: Path = Field(DEFAULT_ARCHIVE, alias="RULINGS_ARCHIVE_DIR",
-                              json_schema_extra={"shown_default": "`rulings/`"},
-                              description="the archive folder (`--archive`)")
-    index_dir: Path = Field(DEFAULT_INDEX, alias="RULINGS_INDEX_DIR",
-                            json_schema_extra={"shown_default": "`index/`"},
-                            description="the index folder (`--index`)")
-    port: int = Field(8000, ge=1, le=65535, alias="PORT",
-                      description="`make run` / `rulings serve` port (always 127.0.0.1 unless `--host`)")
-    web_threads: int = Field(4, ge=1, alias="WEB_THREADS", description="gunicorn threads per worker")
-    access_log: str = Field("-", alias="ACCESS_LOG",
-                            description="gunicorn access log file (`-`: stdout, empty: none)")
+    archive_dir: Path = Field(
+        DEFAULT_ARCHIVE,
+        alias="RULINGS_ARCHIVE_DIR",
+        json_schema_extra={"shown_default": "`rulings/`"},
+        description="the archive folder (`--archive`)",
+    )
+    index_dir: Path = Field(
+        DEFAULT_INDEX,
+        alias="RULINGS_INDEX_DIR",
+        json_schema_extra={"shown_default": "`index/`"},
+        description="the index folder (`--index`)",
+    )
+    port: int = Field(
+        8000,
+        ge=1,
+        le=65535,
+        alias="PORT",
+        description="`make run` / `rulings serve` port (always 127.0.0.1 unless `--host`)",
+    )
+    web_threads: int = Field(
+        4, ge=1, alias="WEB_THREADS", description="gunicorn threads per worker"
+    )
+    access_log: str = Field(
+        "-", alias="ACCESS_LOG", description="gunicorn access log file (`-`: stdout, empty: none)"
+    )
     proxy_hops: int = Field(
-        0, ge=0, alias="RULINGS_PROXY_HOPS",
+        0,
+        ge=0,
+        alias="RULINGS_PROXY_HOPS",
         description="reverse proxies / load balancers in front of the service whose "
-                    "`X-Forwarded-For` is trusted: the client's address (for the rate limit) is "
-                    "read from it. 0: the connecting address is the client")
+        "`X-Forwarded-For` is trusted: the client's address (for the rate limit) is "
+        "read from it. 0: the connecting address is the client",
+    )
     rate_limit: str = Field(
-        "10/second", alias="RULINGS_RATE_LIMIT",
-        description="each client's sustained rate on `/v1/*` (`N/second`, `N/minute`, ...); `off` "
-                    "disables the limit")
+        "10/second",
+        alias="RULINGS_RATE_LIMIT",
+        description="each client's sustained rate on `/v1/*` (`N/second`, `N/minute`, ...); `off` disables the limit",
+    )
     rate_limit_burst: int | None = Field(
-        None, ge=1, alias="RULINGS_RATE_LIMIT_BURST", json_schema_extra={"shown_default": "2 x the rate"},
-        description="requests a client may send at once (at least the rate's count); see "
-                    "\"A polite API\"")
+        None,
+        ge=1,
+        alias="RULINGS_RATE_LIMIT_BURST",
+        json_schema_extra={"shown_default": "2 x the rate"},
+        description='requests a client may send at once (at least the rate\'s count); see "A polite API"',
+    )
     rate_limit_storage: str = Field(
-        "memory://", alias="RULINGS_RATE_LIMIT_STORAGE",
+        "memory://",
+        alias="RULINGS_RATE_LIMIT_STORAGE",
         description="where the counts are kept: `memory://` (each worker its own) or a Redis URL "
-                    "(`redis://redis:6379/0`), shared by every worker and replica")
+        "(`redis://redis:6379/0`), shared by every worker and replica",
+    )
     rate_limit_exempt: str = Field(
-        LOOPBACK, alias="RULINGS_RATE_LIMIT_EXEMPT", json_schema_extra={"shown_default": f"`{LOOPBACK}`"},
-        description="client addresses or networks (`10.0.0.0/8`) never limited, comma-separated; "
-                    "`none`: nobody")
+        LOOPBACK,
+        alias="RULINGS_RATE_LIMIT_EXEMPT",
+        json_schema_extra={"shown_default": f"`{LOOPBACK}`"},
+        description="client addresses or networks (`10.0.0.0/8`) never limited, comma-separated; `none`: nobody",
+    )
     api_key: SecretStr | None = Field(
-        None, alias="RULINGS_API_KEY",
+        None,
+        alias="RULINGS_API_KEY",
         description="a client sending it as `X-API-Key` is not rate-limited (the Discord bot sends "
-                    "it); also the key the bot sends")
+        "it); also the key the bot sends",
+    )
     cors_origins: str = Field(
-        "*", alias="RULINGS_CORS_ORIGINS",
-        description="origins a browser may call `/v1/*` from, comma-separated (`*`: any; `none`: "
-                    "no CORS headers)")
+        "*",
+        alias="RULINGS_CORS_ORIGINS",
+        description="origins a browser may call `/v1/*` from, comma-separated (`*`: any; `none`: no CORS headers)",
+    )
     cors_methods: str = Field(
-        "GET", alias="RULINGS_CORS_METHODS",
-        description="methods allowed from those origins (`GET,POST` for the POST routes too)")
+        "GET",
+        alias="RULINGS_CORS_METHODS",
+        description="methods allowed from those origins (`GET,POST` for the POST routes too)",
+    )
     public_url: str | None = Field(
-        None, alias="RULINGS_PUBLIC_URL",
-        description="the page's public base URL, for permalinks in the bot's answers")
-    api_url: str = Field(DEFAULT_API_URL, alias="RULINGS_API_URL",
-                         description="the API the gateway bot calls (`--api-url`)")
+        None,
+        alias="RULINGS_PUBLIC_URL",
+        description="the page's public base URL, for permalinks in the bot's answers",
+    )
+    api_url: str = Field(
+        DEFAULT_API_URL,
+        alias="RULINGS_API_URL",
+        description="the API the gateway bot calls (`--api-url`)",
+    )
     discord_token: SecretStr | None = Field(
-        None, alias="DISCORD_TOKEN",
+        None,
+        alias="DISCORD_TOKEN",
         description="the bot's token (`rulings discord`, `rulings discord register`); keep it out "
-                    "of every file in the repository")
+        "of every file in the repository",
+    )
     discord_public_key: str | None = Field(
-        None, alias="DISCORD_PUBLIC_KEY",
-        description="the application's public key: turns on `POST /discord/interactions`")
+        None,
+        alias="DISCORD_PUBLIC_KEY",
+        description="the application's public key: turns on `POST /discord/interactions`",
+    )
     discord_application_id: str | None = Field(
-        None, alias="DISCORD_APPLICATION_ID",
-        description="the application's id for `rulings discord register` (asked of Discord when unset)")
-    bot_db: Path = Field(DEFAULT_BOT_DB, alias="RULINGS_BOT_DB",
-                         description="the bot's per-server settings (default game), SQLite")
+        None,
+        alias="DISCORD_APPLICATION_ID",
+        description="the application's id for `rulings discord register` (asked of Discord when unset)",
+    )
+    bot_db: Path = Field(
+        DEFAULT_BOT_DB,
+        alias="RULINGS_BOT_DB",
+        description="the bot's per-server settings (default game), SQLite",
+    )
     metrics_dir: Path | None = Field(
-        None, alias="PROMETHEUS_MULTIPROC_DIR", json_schema_extra={"shown_default": "a temp folder"},
+        None,
+        alias="PROMETHEUS_MULTIPROC_DIR",
+        json_schema_extra={"shown_default": "a temp folder"},
         description="where gunicorn's workers keep their `/metrics` counts (prometheus_client's "
-                    "multiprocess mode); `rulings serve` makes a temp folder when unset")
+        "multiprocess mode); `rulings serve` makes a temp folder when unset",
+    )
 
     @field_validator("rate_limit")
     @classmethod
@@ -106,10 +154,13 @@ class Settings(EmbedderSettings):
         if value.lower() == OFF:
             return OFF
         from limits import parse
+
         try:
             parse(value)
         except ValueError:
-            raise ValueError("is not a rate such as `10/second` or `600/minute` (or `off`)") from None
+            raise ValueError(
+                "is not a rate such as `10/second` or `600/minute` (or `off`)"
+            ) from None
         return value
 
     @field_validator("rate_limit_exempt")
@@ -121,8 +172,9 @@ class Settings(EmbedderSettings):
             try:
                 ipaddress.ip_network(word, strict=False)
             except ValueError:
-                raise ValueError(f"lists {word!r}, which is not an address or network "
-                                 f"(or say `none`)") from None
+                raise ValueError(
+                    f"lists {word!r}, which is not an address or network (or say `none`)"
+                ) from None
         return value
 
     @field_validator("discord_public_key")
@@ -133,14 +185,16 @@ class Settings(EmbedderSettings):
                 if len(bytes.fromhex(value)) != 32:
                     raise ValueError
             except ValueError:
-                raise ValueError("is not an Ed25519 public key (64 hex digits, from the "
-                                 "developer portal)") from None
+                raise ValueError(
+                    "is not an Ed25519 public key (64 hex digits, from the developer portal)"
+                ) from None
         return value
 
     @field_validator("rate_limit_storage")
     @classmethod
     def _storage(cls, value: str) -> str:
         from limits.storage import SCHEMES
+
         scheme = value.split("://", 1)[0].lower() if "://" in value else ""
         if scheme not in SCHEMES:
             raise ValueError("is not a storage URL: `memory://` or `redis://host:6379/0`")
@@ -149,9 +203,15 @@ class Settings(EmbedderSettings):
     @model_validator(mode="after")
     def _burst_holds_the_rate(self) -> "Settings":
         limit = self.rate_item
-        if limit is not None and self.rate_limit_burst is not None and self.rate_limit_burst < limit.amount:
-            raise ValueError(f"RULINGS_RATE_LIMIT_BURST={self.rate_limit_burst} must be at least the "
-                             f"rate's count ({limit.amount} in RULINGS_RATE_LIMIT={self.rate_limit!r})")
+        if (
+            limit is not None
+            and self.rate_limit_burst is not None
+            and self.rate_limit_burst < limit.amount
+        ):
+            raise ValueError(
+                f"RULINGS_RATE_LIMIT_BURST={self.rate_limit_burst} must be at least the "
+                f"rate's count ({limit.amount} in RULINGS_RATE_LIMIT={self.rate_limit!r})"
+            )
         return self
 
     # -- derived values --------------------------------------------------------------------
@@ -161,6 +221,7 @@ class Settings(EmbedderSettings):
         if self.rate_limit == OFF:
             return None
         from limits import parse
+
         return parse(self.rate_limit)
 
     @property

@@ -8,6 +8,7 @@ a free loopback port for the few tests that need a real HTTP server. `fast_app` 
 A test that uses a real-model fixture is marked `slow` here, whatever its file says, so
 `make test-fast` (``-m "not slow and not browser"``) selects by what a test really needs.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,6 +43,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def archive():
     from indexer.archive.load import load_archive
+
     return load_archive(REPO / "rulings")
 
 
@@ -50,6 +52,7 @@ def embedder():
     """The real model (built by `make model`), loaded once."""
     from indexer.model.embedder import load_embedder, model_setting
     from indexer.model.rebuild.model import build_model
+
     setting = model_setting()
     if Path(setting).is_absolute() and not Path(setting).exists():
         build_model(Path(setting))
@@ -60,6 +63,7 @@ def embedder():
 def index_dir(tmp_path_factory, archive, embedder) -> Path:
     """A fresh index of the real archive, built once for the session in a temp folder."""
     from indexer.search.index import build_index
+
     path = tmp_path_factory.mktemp("index") / "index"
     build_index(archive, embedder, path, show_progress=False)
     return path
@@ -68,12 +72,14 @@ def index_dir(tmp_path_factory, archive, embedder) -> Path:
 @pytest.fixture(scope="session")
 def engine(index_dir):
     from service.engine import Engine, EngineConfig
+
     return Engine(EngineConfig(archive_dir=REPO / "rulings", index_dir=index_dir))
 
 
 @pytest.fixture(scope="session")
 def app(engine, index_dir):
     from service.http.app import create_app
+
     app = create_app({"TESTING": True, "INDEX_DIR": str(index_dir)})
     app.extensions["rulings_engine"] = engine  # share the session's engine: one model in memory
     return app
@@ -87,6 +93,7 @@ def client(app):
 @pytest.fixture(scope="session")
 def fake_embedder():
     from tests.fakes import FakeEmbedder
+
     return FakeEmbedder()
 
 
@@ -97,16 +104,21 @@ def fake_engine(tmp_path_factory, archive, fake_embedder):
     from indexer.search.question import QuestionAnalyser
     from indexer.search.searcher import Searcher
     from service.engine import Engine, EngineConfig
+
     path = tmp_path_factory.mktemp("fake-index") / "index"
     index, _ = build_index(archive, fake_embedder, path, show_progress=False)
     searcher = Searcher(archive, index, fake_embedder, analyser=QuestionAnalyser(archive))
-    return Engine(EngineConfig(archive_dir=REPO / "rulings", index_dir=path), archive=archive,
-                  searcher=searcher)
+    return Engine(
+        EngineConfig(archive_dir=REPO / "rulings", index_dir=path),
+        archive=archive,
+        searcher=searcher,
+    )
 
 
 @pytest.fixture(scope="session")
 def fast_app(fake_engine):
     from service.http.app import create_app
+
     app = create_app({"TESTING": True})
     app.extensions["rulings_engine"] = fake_engine
     return app
@@ -120,6 +132,7 @@ def fast_client(fast_app):
 @pytest.fixture()
 def runner():
     from click.testing import CliRunner
+
     return CliRunner()
 
 
@@ -135,8 +148,14 @@ def serving(settings: dict[str, str]):
     yields its URL once /healthz answers."""
     port = free_port()
     env = dict(os.environ, PORT=str(port), ACCESS_LOG="", **settings)
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -173,10 +192,16 @@ def chromium_path() -> str:
     path = shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(path).exists():
         try:
-            subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True, timeout=300)
-            subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True,
-                           capture_output=True, timeout=900,
-                           env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+            subprocess.run(
+                ["apt-get", "update", "-qq"], check=True, capture_output=True, timeout=300
+            )
+            subprocess.run(
+                ["apt-get", "install", "-y", "-qq", "chromium"],
+                check=True,
+                capture_output=True,
+                timeout=900,
+                env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+            )
         except (OSError, subprocess.SubprocessError) as exc:
             pytest.skip(f"Chromium is not installed and cannot be installed here: {exc}")
     if not Path(path).exists():

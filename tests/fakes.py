@@ -4,6 +4,7 @@ It is deterministic and keeps the embedder interface (name, dimension, encode), 
 index, search, engine and app run over it; only the quality of the vectors is fake. Tests of
 retrieval quality use the real model instead.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -20,8 +21,9 @@ class FakeEmbedder:
     dimension = DIMENSION
     backend = "fake"
 
-    def encode(self, texts: list[str], *, batch_size: int = 32,
-               show_progress: bool = False) -> np.ndarray:
+    def encode(
+        self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False
+    ) -> np.ndarray:
         out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
         for i, text in enumerate(texts):
             for word in WORD.findall(fold(text)):

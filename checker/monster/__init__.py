@@ -19,6 +19,7 @@ A monster with no attack (``"attack": false``) finds focus and moves as for a me
 attacks nobody (fh-edge-08). A teleporting monster ignores walls, figures and terrain on the
 way (fh-clar-04, fh-clar-05).
 """
+
 from __future__ import annotations
 
 from checker.monster.context import NO_RECORD
@@ -31,9 +32,34 @@ from checker.monster.solve import compute, run
 # The check's models, as the registry and the OpenAPI document read them, and every ruling
 # the solver applies.
 Request, Response = MonsterRequestModel, MonsterResponse
-RULINGS = frozenset({"gh-da-3", "gh-da-4", "fh-nl-4", "fh-it-4", "fh-clar-02", "fh-clar-04",
-                     "fh-clar-05", *(f"fh-edge-{n:02d}" for n in range(1, 9))})
+RULINGS = frozenset(
+    {
+        "gh-da-3",
+        "gh-da-4",
+        "fh-nl-4",
+        "fh-it-4",
+        "fh-clar-02",
+        "fh-clar-04",
+        "fh-clar-05",
+        *(f"fh-edge-{n:02d}" for n in range(1, 9)),
+    }
+)
 
-__all__ = ["EXAMPLE", "FLYING_MAY_END_ON_OBSTACLE", "NO_RECORD", "REQUEST_SCHEMA",
-           "RESPONSE_SCHEMA", "RULINGS", "Request", "Response", "Enemy", "MonsterRequest", "MonsterResult", "Mover", "Option",
-           "compute", "parse", "run"]
+__all__ = [
+    "EXAMPLE",
+    "FLYING_MAY_END_ON_OBSTACLE",
+    "NO_RECORD",
+    "REQUEST_SCHEMA",
+    "RESPONSE_SCHEMA",
+    "RULINGS",
+    "Request",
+    "Response",
+    "Enemy",
+    "MonsterRequest",
+    "MonsterResult",
+    "Mover",
+    "Option",
+    "compute",
+    "parse",
+    "run",
+]

@@ -4,9 +4,10 @@ An enemy is attackable from a hex when it is within range, counted around walls 
 through them), and in line of sight (checker.hexgrid.Board.sees). A monster with no attack
 moves as for a melee attack (fh-edge-08).
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from checker.hexgrid import Board, Hex
 from checker.monster.movement import Mover

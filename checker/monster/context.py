@@ -1,9 +1,11 @@
 """The one value every part of the solver reads: the request, the board, the movement and
 attack rules, and where the monster can go from its hex."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from checker.base import Game
 from checker.hexgrid import Board, Hex
 from checker.monster.attack import AttackRules
 from checker.monster.movement import Mover
@@ -27,7 +29,7 @@ class Context:
     turn: dict[Hex, tuple[int, int]]
 
     @property
-    def game(self) -> str:
+    def game(self) -> Game:
         return self.req.game
 
     @property
@@ -37,8 +39,13 @@ class Context:
 
 def make_board(req: MonsterRequest) -> Board:
     """The board with the game's line-of-sight rule."""
-    return Board(req.width, req.height, req.walls, req.thin_walls,
-                 los_points="any" if req.game == "frosthaven" else "strict-corners")
+    return Board(
+        req.width,
+        req.height,
+        req.walls,
+        req.thin_walls,
+        los_points="any" if req.game == "frosthaven" else "strict-corners",
+    )
 
 
 def make_context(req: MonsterRequest) -> Context:

@@ -2,6 +2,7 @@
 movement (pretending infinite movement), then the closest by proximity (range distance), then
 the earliest in initiative (summons before their summoner); ties left are the players' choice
 (gh-da-4; fh-edge-01, -03, -04, -05 for Frosthaven)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,42 +40,61 @@ def candidates(ctx: Context) -> tuple[list[Candidate], list[str]]:
     unreachable: list[str] = []
     for e in ctx.req.enemies:
         rd = board.range_distances(e.hex, attack.reach)
-        in_range = sorted((ctx.fronts[h][-1], h) for h in rd if rd[h] >= 1 and h in ctx.fronts
-                          and ctx.mover.can_end(h))
+        in_range = sorted(
+            (ctx.fronts[h][-1], h)
+            for h in rd
+            if rd[h] >= 1 and h in ctx.fronts and ctx.mover.can_end(h)
+        )
         found = next((key for key, h in in_range if attack.can_attack_from(h, e)), None)
         if found is None:
             unreachable.append(e.name)
             continue
         neg, cost = found
         prox = board.range_distance(ctx.req.hex, e.hex)
-        found_all.append(Candidate(e, neg, cost, prox if prox is not None else 10 ** 6,
-                                   initiative_order(ctx, e)))
+        found_all.append(
+            Candidate(e, neg, cost, prox if prox is not None else 10**6, initiative_order(ctx, e))
+        )
     return found_all, unreachable
 
 
 def candidates_step(ctx: Context, found: list[Candidate], unreachable: list[str]) -> Step:
-    table = [{"name": c.enemy.name, "hex": hex_json(c.enemy.hex), "negative_hexes": c.negatives,
-              "movement": c.movement, "proximity": c.proximity, "initiative": c.enemy.initiative}
-             for c in sorted(found, key=Candidate.key)]
+    table = [
+        {
+            "name": c.enemy.name,
+            "hex": hex_json(c.enemy.hex),
+            "negative_hexes": c.negatives,
+            "movement": c.movement,
+            "proximity": c.proximity,
+            "initiative": c.enemy.initiative,
+        }
+        for c in sorted(found, key=Candidate.key)
+    ]
     return Step(
-        "focus candidates", table,
+        "focus candidates",
+        table,
         by_game(ctx.game, ("fh-edge-03", "fh-edge-04", "fh-edge-05"), ("gh-da-4",)),
         "For each enemy, the path to a hex from which the monster could attack it, pretending "
         "infinite movement: fewest negative hexes first (counted, never weighed), then least "
-        "movement." + (f" Enemies it could never attack: {', '.join(unreachable)}."
-                       if unreachable else "")
-        + ("" if ctx.fh else f" Counting negative hexes first is the published rule, {NO_RECORD}."))
+        "movement."
+        + (f" Enemies it could never attack: {', '.join(unreachable)}." if unreachable else "")
+        + ("" if ctx.fh else f" Counting negative hexes first is the published rule, {NO_RECORD}."),
+    )
 
 
 def choose(ctx: Context, found: list[Candidate]) -> tuple[list[Candidate], list[Step]]:
     """The focus (several when the players choose) and the steps that chose it."""
     steps: list[Step] = []
     if not ctx.attack.melee and any(ctx.board.adjacent(ctx.req.hex, c.enemy.hex) for c in found):
-        steps.append(Step("focus ignores disadvantage", None,
-                          by_game(ctx.game, ("fh-edge-01",), ()),
-                          "A ranged attack against an adjacent enemy has disadvantage, but "
-                          "focus does not consider it." + (
-                              "" if ctx.fh else f" (Published Gloomhaven rule, {NO_RECORD}.)")))
+        steps.append(
+            Step(
+                "focus ignores disadvantage",
+                None,
+                by_game(ctx.game, ("fh-edge-01",), ()),
+                "A ranged attack against an adjacent enemy has disadvantage, but "
+                "focus does not consider it."
+                + ("" if ctx.fh else f" (Published Gloomhaven rule, {NO_RECORD}.)"),
+            )
+        )
     best = min(c.key()[:2] for c in found)
     tied = [c for c in found if c.key()[:2] == best]
     tie_note = None
@@ -96,16 +116,19 @@ def choose(ctx: Context, found: list[Candidate]) -> tuple[list[Candidate], list[
 def _focus_step(ctx: Context, tied: list[Candidate], tie_note: str | None) -> Step:
     if tie_note and ctx.fh:
         rulings: tuple[str, ...] = ("fh-edge-04",) if len(tied) > 1 else ()
-        note = (f"Focus {tie_note}. The proximity and initiative tie-breaks are the Frosthaven "
-                f"rulebook's (as gh-da-4 for Gloomhaven), {NO_RECORD}"
-                + ("; fh-edge-04 leaves remaining ambiguity to the players." if len(tied) > 1
-                   else "."))
+        note = (
+            f"Focus {tie_note}. The proximity and initiative tie-breaks are the Frosthaven "
+            f"rulebook's (as gh-da-4 for Gloomhaven), {NO_RECORD}"
+            + ("; fh-edge-04 leaves remaining ambiguity to the players." if len(tied) > 1 else ".")
+        )
     elif tie_note:
         rulings = ("gh-da-4",)
-        note = f"Focus {tie_note}." + (f" The players' choice is {NO_RECORD}."
-                                       if len(tied) > 1 else "")
+        note = f"Focus {tie_note}." + (
+            f" The players' choice is {NO_RECORD}." if len(tied) > 1 else ""
+        )
     else:
         rulings = by_game(ctx.game, ("fh-edge-03", "fh-edge-05"), ("gh-da-4",))
         note = "The enemy attackable with the fewest negative hexes and least movement."
-    return Step("focus", [{"name": c.enemy.name, "hex": hex_json(c.enemy.hex)} for c in tied],
-                rulings, note)
+    return Step(
+        "focus", [{"name": c.enemy.name, "hex": hex_json(c.enemy.hex)} for c in tied], rulings, note
+    )

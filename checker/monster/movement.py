@@ -10,11 +10,12 @@ stand (fh-clar-04, fh-clar-05). Frosthaven icy terrain slides the walker on. A D
 movement points); a search on the reversed moves gives, for one target hex, the best
 (negative hexes, movement points) from every hex to it.
 """
+
 from __future__ import annotations
 
 import heapq
 from collections import deque
-from typing import Iterator
+from collections.abc import Iterator
 
 from checker.hexgrid import Board, Hex, step, straight_distance
 from checker.monster.request import MonsterRequest
@@ -33,8 +34,15 @@ class Mover:
         self.req = req
         self.board = board
         self.flying = req.flying
-        self.mode = ("teleport" if req.teleport else "flying" if req.flying else
-                     "jump" if req.jump else "walk")
+        self.mode = (
+            "teleport"
+            if req.teleport
+            else "flying"
+            if req.flying
+            else "jump"
+            if req.jump
+            else "walk"
+        )
         self.enemy_hexes = frozenset(e.hex for e in req.enemies)
         self.figures = self.enemy_hexes | req.allies  # the monster's own hex is vacated
         self.slides = req.game == "frosthaven" and self.mode == "walk" and bool(req.icy)
@@ -77,8 +85,11 @@ class Mover:
                 p = n
                 while p in req.icy:
                     nxt = step(p, d)
-                    if (not board.passable_step(p, nxt) or nxt in req.obstacles
-                            or nxt in self.figures):
+                    if (
+                        not board.passable_step(p, nxt)
+                        or nxt in req.obstacles
+                        or nxt in self.figures
+                    ):
                         break
                     p = nxt
                     neg += 1 if p in self._negatives else 0
@@ -92,8 +103,11 @@ class Mover:
         rules); flying ignores both."""
         if h == origin or self.mode == "flying":
             return 0, 0
-        extra = 1 if (self.mode == "jump" and self.req.game == "gloomhaven"
-                      and h in self.req.difficult) else 0
+        extra = (
+            1
+            if (self.mode == "jump" and self.req.game == "gloomhaven" and h in self.req.difficult)
+            else 0
+        )
         return (1 if self.negative(h) else 0), extra
 
     def _free_distances(self, origin: Hex) -> dict[Hex, int]:
@@ -181,8 +195,9 @@ class Mover:
         cost = 2 if h in self.req.difficult else 1
         neg = 1 if h in self._negatives else 0
         start, blocked = self.req.hex, self._blocked
-        return tuple((p, cost, neg) for p in self.board.room_neighbours(h)
-                     if p == start or p not in blocked)
+        return tuple(
+            (p, cost, neg) for p in self.board.room_neighbours(h) if p == start or p not in blocked
+        )
 
     def _reverse_steps(self) -> dict[Hex, list[tuple[Hex, int, int]]]:
         """For each landing hex, the walking steps that land there (built once)."""

@@ -1,4 +1,5 @@
 """What the monster check answers: the options the players choose among, and the result."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from checker.base import CheckResponse, Step, respond
+from checker.base import CheckResponse, Game, Step, respond
 from checker.hexgrid import Hex
 
 HexOut = list[int]
@@ -16,16 +17,20 @@ class OptionOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
     destination: HexOut = Field(description="[column, row] where the monster ends its move.")
     attacks: list[HexOut] = Field(description="The hexes of the figures it attacks.")
-    toward: list[HexOut] = Field(default=[], description="When it cannot attack this turn: "
-                                 "the attack hex(es) it moves toward.")
+    toward: list[HexOut] = Field(
+        default=[],
+        description="When it cannot attack this turn: the attack hex(es) it moves toward.",
+    )
     focus: list[HexOut] = Field(default=[], description="The focus this option serves.")
 
 
 class MonsterResponse(CheckResponse):
-    focus: list[HexOut] = Field(description="The focus; more than one hex only when the players "
-                                            "choose the focus.")
-    options: list[OptionOut] = Field(description="Every equally valid choice; the players "
-                                                 "choose among them.")
+    focus: list[HexOut] = Field(
+        description="The focus; more than one hex only when the players choose the focus."
+    )
+    options: list[OptionOut] = Field(
+        description="Every equally valid choice; the players choose among them."
+    )
     explanation: str
 
 
@@ -53,15 +58,20 @@ class Option:
 
     def merged(self, other: "Option") -> "Option":
         """This option and `other` (the same move) as one, with both reasons."""
-        return Option(self.destination, self.attacks,
-                      tuple(sorted(set(self.toward) | set(other.toward))),
-                      tuple(sorted(set(self.focus) | set(other.focus))))
+        return Option(
+            self.destination,
+            self.attacks,
+            tuple(sorted(set(self.toward) | set(other.toward))),
+            tuple(sorted(set(self.focus) | set(other.focus))),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"destination": hex_json(self.destination),
-                "attacks": [hex_json(h) for h in self.attacks],
-                "toward": [hex_json(h) for h in self.toward],
-                "focus": [hex_json(h) for h in self.focus]}
+        return {
+            "destination": hex_json(self.destination),
+            "attacks": [hex_json(h) for h in self.attacks],
+            "toward": [hex_json(h) for h in self.toward],
+            "focus": [hex_json(h) for h in self.focus],
+        }
 
 
 def merge_options(options: list[Option]) -> list[Option]:
@@ -74,14 +84,20 @@ def merge_options(options: list[Option]) -> list[Option]:
 
 @dataclass(frozen=True)
 class MonsterResult:
-    game: str
+    game: Game
     focus: tuple[Hex, ...]
     options: tuple[Option, ...]
     explanation: str
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return respond(MonsterResponse, self.game, {
-            "focus": [hex_json(h) for h in self.focus],
-            "options": [o.to_dict() for o in self.options],
-            "explanation": self.explanation}, self.steps)
+        return respond(
+            MonsterResponse,
+            self.game,
+            {
+                "focus": [hex_json(h) for h in self.focus],
+                "options": [o.to_dict() for o in self.options],
+                "explanation": self.explanation,
+            },
+            self.steps,
+        )

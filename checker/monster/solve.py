@@ -1,5 +1,6 @@
 """The solve, in order: the rules that apply, the focus, then the plan for each focus the
 players may choose."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,19 +23,31 @@ def compute(req: MonsterRequest) -> MonsterResult:
     ctx = make_context(req)
     steps = explain.movement_steps(ctx) + explain.attack_rule_steps(ctx)
     if not req.enemies:
-        steps.append(Step("focus", [], (),
-                          f"There is no enemy on the board: no focus, the monster stays "
-                          f"({NO_RECORD})."))
-        return _stay(ctx, steps, "No enemy is on the board, so the monster has no focus and "
-                                 "stays.")
+        steps.append(
+            Step(
+                "focus",
+                [],
+                (),
+                f"There is no enemy on the board: no focus, the monster stays ({NO_RECORD}).",
+            )
+        )
+        return _stay(ctx, steps, "No enemy is on the board, so the monster has no focus and stays.")
     found, unreachable = focus.candidates(ctx)
     steps.append(focus.candidates_step(ctx, found, unreachable))
     if not found:
-        steps.append(Step("focus", [], by_game(ctx.game, ("fh-edge-03",), ("gh-da-4",)),
-                          "No enemy can be attacked from any hex the monster could ever reach: "
-                          "no focus, the monster stays."))
-        return _stay(ctx, steps, "The monster cannot reach a hex from which to attack any "
-                                 "enemy, so it has no focus and does not move.")
+        steps.append(
+            Step(
+                "focus",
+                [],
+                by_game(ctx.game, ("fh-edge-03",), ("gh-da-4",)),
+                "No enemy can be attacked from any hex the monster could ever reach: no focus, the monster stays.",
+            )
+        )
+        return _stay(
+            ctx,
+            steps,
+            "The monster cannot reach a hex from which to attack any enemy, so it has no focus and does not move.",
+        )
     tied, focus_steps = focus.choose(ctx, found)
     steps.extend(focus_steps)
     options: list[Option] = []
@@ -50,8 +63,9 @@ def compute(req: MonsterRequest) -> MonsterResult:
     if len(tied) > 1:
         names = ", ".join(c.enemy.name for c in tied)
         explanation = f"The players choose the focus among {names}. " + explanation
-    return MonsterResult(req.game, tuple(c.enemy.hex for c in tied), tuple(options),
-                         explanation, tuple(steps))
+    return MonsterResult(
+        req.game, tuple(c.enemy.hex for c in tied), tuple(options), explanation, tuple(steps)
+    )
 
 
 def run(payload: Any) -> dict[str, Any]:

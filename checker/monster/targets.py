@@ -14,6 +14,7 @@ move farther to avoid disadvantage against a secondary target).
 A ranged attack against an adjacent enemy has disadvantage, unless the monster is muddled: a
 muddled monster attacks with disadvantage anyway, so it never moves to shed it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,12 +46,16 @@ def disadvantaged(ctx: Context, h: Hex, enemy: Enemy) -> bool:
     return ctx.attack.sheds_disadvantage and ctx.board.adjacent(h, enemy.hex)
 
 
-def attacks_from(ctx: Context, h: Hex, movement: int, focus: Enemy,
-                 heed_others: bool = True) -> list[Attack]:
+def attacks_from(
+    ctx: Context, h: Hex, movement: int, focus: Enemy, heed_others: bool = True
+) -> list[Attack]:
     """Every largest target group (the focus and as many others as its targets allow) that
     the monster can attack from h."""
-    others = [e for e in ctx.req.enemies
-              if heed_others and e != focus and ctx.attack.can_attack_from(h, e)]
+    others = [
+        e
+        for e in ctx.req.enemies
+        if heed_others and e != focus and ctx.attack.can_attack_from(h, e)
+    ]
     k = min(ctx.attack.targets - 1, len(others))
     out = []
     for chosen in combinations(others, k):
@@ -64,7 +69,7 @@ def focus_ranks(ctx: Context) -> dict[str, int]:
     keys = {}
     for e in ctx.req.enemies:
         prox = ctx.board.range_distance(ctx.req.hex, e.hex)
-        keys[e.name] = (prox if prox is not None else 10 ** 6, initiative_order(ctx, e))
+        keys[e.name] = (prox if prox is not None else 10**6, initiative_order(ctx, e))
     ordered = sorted(set(keys.values()))
     return {name: ordered.index(key) for name, key in keys.items()}
 
@@ -74,9 +79,8 @@ def best_attacks(ctx: Context, attacks: list[Attack], focus: Enemy) -> list[Atta
     if not attacks:
         return []
     if ctx.fh:
-        best = min((-len(a.targets), a.disadvantaged, a.movement) for a in attacks)
-        return [a for a in attacks
-                if (-len(a.targets), a.disadvantaged, a.movement) == best]
+        best: tuple[int, ...] = min((-len(a.targets), a.disadvantaged, a.movement) for a in attacks)
+        return [a for a in attacks if (-len(a.targets), a.disadvantaged, a.movement) == best]
     ranks = focus_ranks(ctx)
     n_ranks = max(ranks.values()) + 1
 
@@ -87,13 +91,14 @@ def best_attacks(ctx: Context, attacks: list[Attack], focus: Enemy) -> list[Atta
         return tuple(-c for c in counts)
 
     def group_key(a: Attack) -> tuple:
-        return (int(disadvantaged(ctx, a.hex, focus)), -len(a.targets), a.movement,
-                rank_counts(a))
+        return (int(disadvantaged(ctx, a.hex, focus)), -len(a.targets), a.movement, rank_counts(a))
 
     best_group = min(group_key(a) for a in attacks)
-    groups = {frozenset(e.name for e in a.targets) for a in attacks
-              if group_key(a) == best_group}
-    eligible = [a for a in attacks if group_key(a)[:2] == best_group[:2]
-                and frozenset(e.name for e in a.targets) in groups]
+    groups = {frozenset(e.name for e in a.targets) for a in attacks if group_key(a) == best_group}
+    eligible = [
+        a
+        for a in attacks
+        if group_key(a)[:2] == best_group[:2] and frozenset(e.name for e in a.targets) in groups
+    ]
     best = min((a.disadvantaged, a.movement) for a in eligible)
     return [a for a in eligible if (a.disadvantaged, a.movement) == best]

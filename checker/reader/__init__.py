@@ -16,11 +16,13 @@ The game: the `game` argument if given; else the game the question names ("Frost
 for the question (`with_game(reading, game)`): the game whose rulings state the rule asked
 about. `computed` does not run a check without a game.
 """
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from checker import run_check
 from checker.base import GAMES, CheckInputError
@@ -35,7 +37,11 @@ logger = logging.getLogger(__name__)
 # Most specific first: "exhausted" and "advantage" are unmistakable words; an attack value
 # also appears in advantage questions, so damage is read last.
 READERS: tuple[Callable[[Scan, str], Reading | None], ...] = (
-    exhaustion.read, advantage.read, initiative.read, damage.read)
+    exhaustion.read,
+    advantage.read,
+    initiative.read,
+    damage.read,
+)
 
 
 def game_named(found: Scan) -> tuple[str | None, list[str]]:
@@ -65,9 +71,11 @@ def read_question(text: str, lang: str, game: str | None = None) -> Reading | No
         return None
     lex = lexicon(lang)
     first = scan(text, lex)
-    if not any(t.kind in ("num", "mod") or (t.number is not None and not t.weak
-                                             and t.index not in first.term_of)
-               for t in first.tokens):
+    if not any(
+        t.kind in ("num", "mod")
+        or (t.number is not None and not t.weak and t.index not in first.term_of)
+        for t in first.tokens
+    ):
         return None  # no numbers ("null" or "double" alone are card names): nothing to compute
     for reader in READERS:
         fresh = Scan(first.tokens, first.terms, lex)  # each reader binds numbers anew
@@ -78,27 +86,45 @@ def read_question(text: str, lang: str, game: str | None = None) -> Reading | No
         return None
     named, notes = game_named(first)
     found_game = game if game is not None else named
-    return replace(reading, input={"game": found_game, **reading.input},
-                   notes=notes + reading.notes, lang=lex.lang)
+    return replace(
+        reading,
+        input={"game": found_game, **reading.input},
+        notes=notes + reading.notes,
+        lang=lex.lang,
+    )
 
 
-def computed(reading: Reading) -> dict[str, Any]:
+def computed(
+    reading: Reading, outcome: dict[str, Any] | CheckInputError | None = None
+) -> dict[str, Any]:
     """The `computed` field of /v1/ask: check, input, result (or None), summary, missing, notes.
 
     The check runs only when nothing is missing and the game is known; a request the check
     refuses (CheckInputError) gives ``result: None`` with the check's message in notes.
+    `outcome`: the check's response (or refusal) for this reading, when the caller has run it
+    already; it is not run again.
     """
     notes = list(reading.notes)
     result: dict[str, Any] | None = None
     if not reading.missing and reading.input.get("game") is not None:
-        try:
-            result = run_check(reading.check, reading.input)
-        except CheckInputError as err:
-            logger.info("check %s refused a read request: %s", reading.check, err)
-            notes.append(str(err))
-    return {"check": reading.check, "input": reading.input, "result": result,
-            "summary": summary(reading, result), "missing": list(reading.missing),
-            "notes": notes}
+        if outcome is None:
+            try:
+                outcome = run_check(reading.check, reading.input)
+            except CheckInputError as err:
+                outcome = err
+        if isinstance(outcome, CheckInputError):
+            logger.info("check %s refused a read request: %s", reading.check, outcome)
+            notes.append(str(outcome))
+        else:
+            result = outcome
+    return {
+        "check": reading.check,
+        "input": reading.input,
+        "result": result,
+        "summary": summary(reading, result),
+        "missing": list(reading.missing),
+        "notes": notes,
+    }
 
 
 __all__ = ["Reading", "computed", "read_question", "with_game"]

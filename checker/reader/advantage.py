@@ -4,6 +4,7 @@
 into pieces at commas and at "and" / "vs" words; an effect belongs to the card in its piece
 (after "and" with no card of its own, "+1 Stun and Muddle", to the card before).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,9 @@ from checker.reader.scan import BARRIERS, Scan, Term
 
 # Concepts that are effects on a modifier card here (Shield 1 on a card is not the target's).
 EFFECT_CONCEPTS = ("effect.", "shield", "ward", "brittle")
-NUMBERED = frozenset({"effect.pierce", "effect.push", "effect.pull", "effect.heal", "shield",
-                      "effect.target"})
+NUMBERED = frozenset(
+    {"effect.pierce", "effect.push", "effect.pull", "effect.heal", "shield", "effect.target"}
+)
 
 
 def quoted(scan: Scan) -> list[tuple[int, int]]:
@@ -49,8 +51,11 @@ def pieces(scan: Scan) -> list[tuple[int, int, str]]:
             continue
         if scan.tokens[i].text in BARRIERS or (term and term.concept in ("sep", "versus")):
             out.append((start, i, before))
-            before = "sep" if scan.tokens[i].text == "," or (term and term.concept == "sep") \
+            before = (
+                "sep"
+                if scan.tokens[i].text == "," or (term and term.concept == "sep")
                 else "versus"
+            )
             i = term.end if term else i + 1
             start = i
             continue
@@ -70,8 +75,7 @@ def effect_name(scan: Scan, term: Term) -> tuple[str, str]:
     return name, term.surface
 
 
-def attach_effects(scan: Scan, cards: list[tuple[int, int, str]]
-                   ) -> list[list[tuple[str, str]]]:
+def attach_effects(scan: Scan, cards: list[tuple[int, int, str]]) -> list[list[tuple[str, str]]]:
     """The effects of each card: [(compared name, written name), ...] per card."""
     effects: list[list[tuple[str, str]]] = [[] for _ in cards]
     spans = pieces(scan)
@@ -124,8 +128,10 @@ def read(scan: Scan, lang: str) -> Reading | None:
     effects = attach_effects(scan, found)
     cards = [{"value": text, "effects": [e[0] for e in eff]} for text, eff in zip(texts, effects)]
     shown = [" ".join([text, *(e[1] for e in eff)]) for text, eff in zip(texts, effects)]
-    request: dict[str, Any] = {"mode": "disadvantage" if disadvantage else "advantage",
-                               "cards": cards}
+    request: dict[str, Any] = {
+        "mode": "disadvantage" if disadvantage else "advantage",
+        "cards": cards,
+    }
     if attack:
         request["attack"] = scan.value(min(attack.values()))
     missing, notes = [], []

@@ -5,6 +5,7 @@ read as a damage computation only when it gives numbers for it (an attack value,
 value or modifier cards) and, without an attack value, asks for damage ("how much do I
 take?"): "is Shield 1 applied before Ward?" asks for a rule, not a number.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,8 +30,11 @@ def modifier_cards(scan: Scan) -> list[tuple[int, int, str]]:
     """The cards drawn, in order: (start, end, "+1" / "-1" / "x2" / "null")."""
     cards = [(i, i + 1, scan.tokens[i].modifier or "") for i in scan.modifiers()]
     cards += [(t.start, t.end, "x2") for t in scan.find("double")]
-    cards += [(t.start, t.end, "null") for t in scan.find("null_card")
-              if not scan.is_number(t.start, frozenset({"damage", "hand", "discard"}))]
+    cards += [
+        (t.start, t.end, "null")
+        for t in scan.find("null_card")
+        if not scan.is_number(t.start, frozenset({"damage", "hand", "discard"}))
+    ]
     return sorted(cards)
 
 
@@ -49,10 +53,16 @@ def with_rolling(scan: Scan, cards: list[tuple[int, int, str]]) -> list[str]:
     """The card texts, "rolling" added where a rolling word stands next to a card."""
     rolling = [False] * len(cards)
     for term in scan.find("rolling"):
-        before = [k for k, c in enumerate(cards) if c[1] <= term.start
-                  and _gap_is_plain(scan, c[1], term.start)]
-        after = [k for k, c in enumerate(cards) if c[0] >= term.end
-                 and _gap_is_plain(scan, term.end, c[0])]
+        before = [
+            k
+            for k, c in enumerate(cards)
+            if c[1] <= term.start and _gap_is_plain(scan, c[1], term.start)
+        ]
+        after = [
+            k
+            for k, c in enumerate(cards)
+            if c[0] >= term.end and _gap_is_plain(scan, term.end, c[0])
+        ]
         if before:  # "+1 rolling", "+1 con lancio": the card just before
             rolling[before[-1]] = True
         elif after:  # "a rolling +1", "eine rollende +1"
@@ -88,8 +98,11 @@ def bound_values(scan: Scan) -> dict[str, int | None]:
             values["shield"] = _shield_from_signed(scan, term)
             if values["shield"] is not None:
                 break
-    if (values["attack"] is None and scan.has("shield", "ward", "brittle", "negate")
-            and scan.has("take", "how_much")):
+    if (
+        values["attack"] is None
+        and scan.has("shield", "ward", "brittle", "negate")
+        and scan.has("take", "how_much")
+    ):
         # "Shield 2 and Ward against 6 damage, how much do I take?": the damage coming in
         # is the attack value (without the question, "Ward at 0 damage?" asks for a rule)
         more = scan.bind([(t, ((-1, 1),)) for t in scan.find("damage")])
@@ -121,8 +134,9 @@ def asks_damage(scan: Scan, values: dict[str, int | None], cards: list[str]) -> 
     if values["attack"] is None:  # "Shield 2 against an attack, how much do I take?"
         # a Shield value or a card drawn with its number: "Null cards deal 0 damage" is a rule
         numbered = values["shield"] is not None or scan.modifiers()
-        return bool(numbered) and (scan.has("take") or
-                                   (scan.has("how_much") and scan.has("damage")))
+        return bool(numbered) and (
+            scan.has("take") or (scan.has("how_much") and scan.has("damage"))
+        )
     defended = values["shield"] is not None or scan.has("ward", "brittle")
     return bool(cards) or defended or scan.has("damage", "take", "how_much", "negate", "lose")
 
@@ -134,13 +148,18 @@ def read(scan: Scan, lang: str) -> Reading | None:
     cards = with_rolling(scan, modifier_cards(scan))
     if not asks_damage(scan, values, cards):
         return None
-    request: dict[str, Any] = {"modifiers": cards, "shield": values["shield"] or 0,
-                               "ward": flag(scan, "ward"), "brittle": flag(scan, "brittle"),
-                               "negate": negates(scan)}
+    request: dict[str, Any] = {
+        "modifiers": cards,
+        "shield": values["shield"] or 0,
+        "ward": flag(scan, "ward"),
+        "brittle": flag(scan, "brittle"),
+        "negate": negates(scan),
+    }
     missing: list[str] = []
     notes: list[str] = []
     wording: dict[str, Any] = {
-        "perspective": "target" if scan.has("target") or scan.says(scan.lex.attacker) else "you"}
+        "perspective": "target" if scan.has("target") or scan.says(scan.lex.attacker) else "you"
+    }
     if values["attack"] is not None:
         request = {"attack": values["attack"], **request}
     if values["hp"] is not None:

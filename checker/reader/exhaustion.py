@@ -5,6 +5,7 @@ goes to the pile word nearest it ("2 cards in hand", "hand: 2"); "no cards in ha
 "my hand is empty" are 0. Hit points are not needed for the card condition and are never
 reported missing (the exhaustion check takes a figure without them as still standing).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +13,13 @@ from typing import Any
 from checker.reader.reading import Reading
 from checker.reader.scan import BARRIERS, Scan, Term
 
-SLOTS = {"hand": "hand", "discard": "discard", "active_bonus": "active_bonuses", "hp": "hp",
-         "lost": None}  # a number before "lost" is bound there so no pile takes it
+SLOTS = {
+    "hand": "hand",
+    "discard": "discard",
+    "active_bonus": "active_bonuses",
+    "hp": "hp",
+    "lost": None,
+}  # a number before "lost" is bound there so no pile takes it
 NOUNS = frozenset(SLOTS)
 CUES = ("exhausted", "rest", "long_rest", "short_rest")
 
@@ -22,8 +28,7 @@ def _empty_near(scan: Scan, term: Term, window: int = 3) -> bool:
     """ "my hand is empty", "leere Hand": an 'empty' word next to the pile word."""
     for empty in scan.find("empty"):
         lo, hi = sorted((empty.start, term.start))
-        if hi - lo <= window and not any(scan.tokens[i].text in BARRIERS
-                                         for i in range(lo, hi)):
+        if hi - lo <= window and not any(scan.tokens[i].text in BARRIERS for i in range(lo, hi)):
             return True
     return False
 
@@ -52,8 +57,9 @@ def read(scan: Scan, lang: str) -> Reading | None:
     values = piles(scan)
     if not values.keys() & {"hand", "discard", "active_bonuses"}:
         return None
-    request: dict[str, Any] = {k: values[k] for k in ("hp", "hand", "discard", "active_bonuses")
-                               if k in values}
+    request: dict[str, Any] = {
+        k: values[k] for k in ("hp", "hand", "discard", "active_bonuses") if k in values
+    }
     missing = [k for k in ("hand", "discard") if k not in values]
     notes: list[str] = []
     if scan.has("damage", "attack") and "hp" in request:
@@ -61,9 +67,13 @@ def read(scan: Scan, lang: str) -> Reading | None:
         del request["hp"]
         missing.append("hp")
         notes.append("the hit points after the damage are not computed: give the hit points left")
-    asks = ("long_rest" if scan.has("long_rest") else
-            "rest" if scan.has("rest", "short_rest") and not scan.has("exhausted") else
-            "exhausted")
+    asks = (
+        "long_rest"
+        if scan.has("long_rest")
+        else "rest"
+        if scan.has("rest", "short_rest") and not scan.has("exhausted")
+        else "exhausted"
+    )
     return Reading("exhaustion", request, missing, notes, lang, {"asks": asks})
 
 

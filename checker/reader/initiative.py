@@ -7,6 +7,7 @@ number (read as a character, with a note). The numbers after a figure, up to the
 are its initiative and, for a character, its second card. A summon is "X's Y", "X's summon",
 "the summon of X" (or, with one character only, "my summon"); "this round" marks it new.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -44,14 +45,19 @@ def _name(scan: Scan, start: int, end: int) -> str:
 
 def known_figures(scan: Scan) -> list[NamedFigure]:
     """Class names, monster group names, and "the monsters 30"."""
-    figures = [NamedFigure(_name(scan, t.start, t.end), "character", t.start, t.end)
-               for t in scan.find(*CLASSES)]
-    figures += [NamedFigure(_name(scan, t.start, t.end), "monster", t.start, t.end)
-                for t in scan.find("monster_name")]
+    figures = [
+        NamedFigure(_name(scan, t.start, t.end), "character", t.start, t.end)
+        for t in scan.find(*CLASSES)
+    ]
+    figures += [
+        NamedFigure(_name(scan, t.start, t.end), "monster", t.start, t.end)
+        for t in scan.find("monster_name")
+    ]
     for term in scan.find("monster"):  # "the monsters 30": only with a number
         if scan.reach(term, 1, 2):
-            figures.append(NamedFigure(_name(scan, term.start, term.end), "monster",
-                                  term.start, term.end))
+            figures.append(
+                NamedFigure(_name(scan, term.start, term.end), "monster", term.start, term.end)
+            )
     return figures
 
 
@@ -67,7 +73,7 @@ def capitalised_names(scan: Scan, taken: set[int]) -> list[tuple[int, int, bool]
         while j < n:
             if _name_word(scan, j, taken):
                 j += 1
-            elif (scan.tokens[j].text == "-" and j + 1 < n and _name_word(scan, j + 1, taken)):
+            elif scan.tokens[j].text == "-" and j + 1 < n and _name_word(scan, j + 1, taken):
                 j += 2
             else:
                 break
@@ -79,8 +85,13 @@ def capitalised_names(scan: Scan, taken: set[int]) -> list[tuple[int, int, bool]
 
 def _name_word(scan: Scan, i: int, taken: set[int]) -> bool:
     tok = scan.tokens[i]
-    return (tok.capitalised and len(tok.text) > 1 and i not in taken and tok.number is None
-            and scan.concept(i) in NAME_PARTS)
+    return (
+        tok.capitalised
+        and len(tok.text) > 1
+        and i not in taken
+        and tok.number is None
+        and scan.concept(i) in NAME_PARTS
+    )
 
 
 def _possessor(scan: Scan, figures: list[NamedFigure], at: int) -> NamedFigure | None:
@@ -106,22 +117,32 @@ def summons(scan: Scan, figures: list[NamedFigure], runs: list[tuple[int, int, b
     for start, end, _ in runs:
         owner = _possessor(scan, figures, start)
         if owner is not None:
-            figures.append(NamedFigure(_name(scan, start, end), "summon", start, end, False,
-                                  owner.name))
+            figures.append(
+                NamedFigure(_name(scan, start, end), "summon", start, end, False, owner.name)
+            )
     for term in scan.find("summon"):
         near = [f for f in figures if f.kind == "summon" and abs(f.start - term.start) <= 4]
         if near:
             continue  # "Drifter's Hound, summoned this round": the same summon
-        owner = (_possessor(scan, figures, term.start) or _summoner_after(scan, figures, term)
-                 or next((f for f in chars if f.end == term.start), None))
+        owner = (
+            _possessor(scan, figures, term.start)
+            or _summoner_after(scan, figures, term)
+            or next((f for f in chars if f.end == term.start), None)
+        )
         if owner is None and len(chars) == 1:
             owner = chars[0]  # "I'm the Drifter at 20: when does my summon act?"
         named = next(((s, e) for s, e, _ in runs if e == term.start or s == term.end), None)
-        name = (_name(scan, *named) if named else
-                f"{term.surface} ({owner.name})" if owner else term.surface)
+        name = (
+            _name(scan, *named)
+            if named
+            else f"{term.surface} ({owner.name})"
+            if owner
+            else term.surface
+        )
         start, end = named if named else (term.start, term.end)
-        figures.append(NamedFigure(name, "summon", start, end, False,
-                              owner.name if owner else None))
+        figures.append(
+            NamedFigure(name, "summon", start, end, False, owner.name if owner else None)
+        )
     for term in scan.find("this_round"):
         fresh = [f for f in figures if f.kind == "summon"]
         if fresh:
@@ -154,10 +175,19 @@ def collect(scan: Scan) -> list[NamedFigure]:
     taken = {i for f in figures for i in range(f.start, f.end)}
     runs = capitalised_names(scan, taken)
     for start, end, monsterish in runs:
-        if scan.reach(Term("name", start, end, ""), 1, 2) and _possessor(scan, figures,
-                                                                           start) is None:
-            figures.append(NamedFigure(_name(scan, start, end), "monster" if monsterish
-                                  else "character", start, end, known=monsterish))
+        if (
+            scan.reach(Term("name", start, end, ""), 1, 2)
+            and _possessor(scan, figures, start) is None
+        ):
+            figures.append(
+                NamedFigure(
+                    _name(scan, start, end),
+                    "monster" if monsterish else "character",
+                    start,
+                    end,
+                    known=monsterish,
+                )
+            )
     summons(scan, figures, runs)
     assign_numbers(scan, figures)
     merged: dict[str, NamedFigure] = {}
@@ -174,8 +204,9 @@ def collect(scan: Scan) -> list[NamedFigure]:
     return list(merged.values())
 
 
-def request_figures(scan: Scan, figures: list[NamedFigure]
-                    ) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+def request_figures(
+    scan: Scan, figures: list[NamedFigure]
+) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """The check's 'figures' with what is missing and the notes."""
     out: list[dict[str, Any]] = []
     missing: list[str] = []
@@ -197,9 +228,10 @@ def request_figures(scan: Scan, figures: list[NamedFigure]
     return out, missing, notes
 
 
-def _initiatives(scan: Scan, fig: NamedFigure, k: int, missing: list[str],
-                 notes: list[str]) -> dict[str, int]:
-    """ 'initiative' and 'second' of a character or monster; more numbers than it can hold
+def _initiatives(
+    scan: Scan, fig: NamedFigure, k: int, missing: list[str], notes: list[str]
+) -> dict[str, int]:
+    """'initiative' and 'second' of a character or monster; more numbers than it can hold
     ("12 e 12, seconda carta 40 e 30") are not guessed at: its fields are missing."""
     leading = [i for i in fig.numbers if i not in fig.seconds]
     seconds = [i for i in fig.numbers if i in fig.seconds]
@@ -212,9 +244,11 @@ def _initiatives(scan: Scan, fig: NamedFigure, k: int, missing: list[str],
         out["second"] = scan.value(rest[0])
         rest = rest[1:]
     if rest:
-        notes.append(f"{fig.name}: more numbers than an initiative"
-                     f"{' and a second card' if fig.kind == 'character' else ''} "
-                     f"({', '.join(str(scan.value(i)) for i in fig.numbers)})")
+        notes.append(
+            f"{fig.name}: more numbers than an initiative"
+            f"{' and a second card' if fig.kind == 'character' else ''} "
+            f"({', '.join(str(scan.value(i)) for i in fig.numbers)})"
+        )
         missing.append(f"figures[{k}].{'second' if fig.kind == 'character' else 'initiative'}")
     return out
 

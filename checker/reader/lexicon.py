@@ -5,36 +5,44 @@ any word it starts; an entry with spaces is a phrase. A language's table is merg
 English one, because players mix English game terms into every language ("Shield 1",
 "attack 5"); where both define the same key, the asker's language wins.
 """
+
 from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from indexer.language import LANGUAGES
+from indexer.text import fold
+
 logger = logging.getLogger(__name__)
 
 VOCAB_DIR = Path(__file__).parent / "vocab"
-LANGS = ("en", "nl", "da", "it", "de", "es", "fr")
+LANGS = LANGUAGES
 # Typos are forgiven (one edit or swap) only on words this long, and only towards the terms
-# players misspell that no common word is one edit away from: measured on the archive's own
-# seven-language text, "negative" -> negate, "quando" -> quanto, "summoner" -> summon and
-# "possono" -> poison were read before this list.
+# players misspell that no common word is one edit away from (common words were misread before
+# this list: docs/decisions.md).
 FUZZY_MIN = 6
-FUZZY_CONCEPTS = frozenset({"attack", "damage", "shield", "initiative", "exhausted",
-                            "advantage", "disadvantage", "discard", "brittle", "rolling"})
+FUZZY_CONCEPTS = frozenset(
+    {
+        "attack",
+        "damage",
+        "shield",
+        "initiative",
+        "exhausted",
+        "advantage",
+        "disadvantage",
+        "discard",
+        "brittle",
+        "rolling",
+    }
+)
 _WORD = re.compile(r"[^\W\d_]+")
-
-
-def fold(text: str) -> str:
-    """Casefolded, accents stripped ("Hånden" -> "handen", "Désavantage" -> "desavantage")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def phrase_words(text: str) -> tuple[str, ...]:
@@ -52,13 +60,17 @@ def edit_distance_at_most_one(a: str, b: str) -> bool:
         diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
         if len(diff) == 1:
             return True
-        return (len(diff) == 2 and diff[1] == diff[0] + 1
-                and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     i = 0
     while i < len(short) and short[i] == long_[i]:
         i += 1
-    return short[i:] == long_[i + 1:]
+    return short[i:] == long_[i + 1 :]
 
 
 @dataclass(frozen=True)
@@ -96,8 +108,11 @@ class Lexicon:
 
     def __post_init__(self) -> None:
         every = [e for group in self.entries.values() for e in group] + self.prefixes
-        self.typo_targets = [e for e in every if len(e.words) == 1
-                             and e.concept in FUZZY_CONCEPTS and len(e.words[0]) >= FUZZY_MIN]
+        self.typo_targets = [
+            e
+            for e in every
+            if len(e.words) == 1 and e.concept in FUZZY_CONCEPTS and len(e.words[0]) >= FUZZY_MIN
+        ]
 
     def match_at(self, words: list[str], i: int) -> Entry | None:
         """The longest entry matching the folded words from position `i`."""
@@ -106,7 +121,7 @@ class Lexicon:
         candidates += [e for e in self.prefixes if words[i].startswith(e.words[0])]
         for entry in candidates:
             n = len(entry.words)
-            if i + n > len(words) or not self._fits(entry, words[i:i + n]):
+            if i + n > len(words) or not self._fits(entry, words[i : i + n]):
                 continue
             if best is None or _rank(entry) > _rank(best):
                 best = entry
@@ -126,8 +141,11 @@ class Lexicon:
         found: dict[str, Entry] = {}
         for entry in self.typo_targets:
             stem = entry.words[0]
-            pieces = ([word[:k] for k in (len(stem) - 1, len(stem), len(stem) + 1)]
-                      if entry.prefix else [word])
+            pieces = (
+                [word[:k] for k in (len(stem) - 1, len(stem), len(stem) + 1)]
+                if entry.prefix
+                else [word]
+            )
             if any(edit_distance_at_most_one(p, stem) for p in pieces):
                 found.setdefault(entry.concept, entry)
         return next(iter(found.values())) if len(found) == 1 else None
@@ -174,8 +192,9 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _entries(terms: dict[str, list[str]], native: bool
-             ) -> tuple[dict[str, list[Entry]], list[Entry]]:
+def _entries(
+    terms: dict[str, list[str]], native: bool
+) -> tuple[dict[str, list[Entry]], list[Entry]]:
     exact: dict[str, list[Entry]] = {}
     prefixes: list[Entry] = []
     for concept, words in terms.items():
@@ -192,7 +211,7 @@ def _entries(terms: dict[str, list[str]], native: bool
     return exact, prefixes
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexicon(lang: str) -> Lexicon:
     """The merged vocabulary of `lang` (English alone for an unknown language)."""
     if lang not in LANGS:
@@ -203,8 +222,10 @@ def lexicon(lang: str) -> Lexicon:
     data = _merge(english, own) if lang != "en" else english
     names = _load_yaml("names")
     exact, prefixes = _entries({**(own.get("terms") or {})}, native=True)
-    for table, native in ((names.get("terms") or {}, True),
-                          (english.get("terms") or {} if lang != "en" else {}, False)):
+    for table, native in (
+        (names.get("terms") or {}, True),
+        (english.get("terms") or {} if lang != "en" else {}, False),
+    ):
         more_exact, more_prefixes = _entries(table, native)
         for word, group in more_exact.items():
             exact.setdefault(word, []).extend(group)
@@ -214,14 +235,26 @@ def lexicon(lang: str) -> Lexicon:
         numbers={fold(k): int(v) for k, v in (data.get("numbers") or {}).items()},
         weak_numbers={fold(k): int(v) for k, v in (data.get("weak_numbers") or {}).items()},
         zero_words=frozenset(fold(w) for w in data.get("zero_words") or ()),
-        entries=exact, prefixes=prefixes,
-        summary=dict(data.get("summary") or {}), fields=dict(data.get("fields") or {}),
+        entries=exact,
+        prefixes=prefixes,
+        summary=dict(data.get("summary") or {}),
+        fields=dict(data.get("fields") or {}),
         singular=frozenset(int(n) for n in own.get("singular") or ()),
         not_typos=frozenset(fold(w) for w in own.get("not_typos") or ()),
-        attacker=tuple(phrase_words(p) for p in
-                       [*(english.get("attacker") or ()), *(own.get("attacker") or ())]
-                       if phrase_words(p)))
+        attacker=tuple(
+            phrase_words(p)
+            for p in [*(english.get("attacker") or ()), *(own.get("attacker") or ())]
+            if phrase_words(p)
+        ),
+    )
 
 
-__all__ = ["LANGS", "Entry", "Lexicon", "fold", "lexicon", "phrase_words",
-           "edit_distance_at_most_one"]
+__all__ = [
+    "LANGS",
+    "Entry",
+    "Lexicon",
+    "fold",
+    "lexicon",
+    "phrase_words",
+    "edit_distance_at_most_one",
+]

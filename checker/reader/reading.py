@@ -1,4 +1,5 @@
 """What the reader makes of a question: the check, its request as read, what is missing."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -42,8 +43,9 @@ def with_game(reading: Reading, game: str) -> Reading:
     return replace(reading, input={**reading.input, "game": game}, notes=notes)
 
 
-def out_of_range(label: str, value: int, name: str, missing: list[str], notes: list[str],
-                 wording: dict[str, Any]) -> bool:
+def out_of_range(
+    label: str, value: int, name: str, missing: list[str], notes: list[str], wording: dict[str, Any]
+) -> bool:
     """Record a value over MAX_VALUE (notes, missing, and for the summary); True if it was."""
     if value <= MAX_VALUE:
         return False

@@ -6,21 +6,25 @@ on long words) and become terms with a concept ("attack", "shield", "effect.stun
 Readers then bind numbers to the terms they belong to ("Shield 1", "2 cards in hand"),
 each number at most once, nearest first.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from checker.reader.lexicon import Lexicon, fold
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<mod>(?<![\w+\-])[+\-][0-9]+(?![0-9]))      # +1 / -1, not the 1 of "3-1"
   | (?P<x2>(?<!\w)(?:[x×][ ]?2|2[ ]?[x×])(?!\w))   # x2 / 2x / x 2
   | (?P<num>[0-9]+)
   | (?P<word>[^\W\d_]+)
   | (?P<punct>[^\w\s])
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 _DASHES = str.maketrans({"\u2212": "-", "\u2013": "-", "\uff0b": "+"})
 BARRIERS = frozenset(",.;?!")
 # Joiners inside one phrase ("Algox-Archer", "Banner Spear's"): crossing them keeps a match.
@@ -77,9 +81,13 @@ class Scan:
 
     def find(self, *concepts: str) -> list[Term]:
         """Terms of these concepts ("effect." matches every concept under it)."""
-        return [t for t in self.terms
-                if any(t.concept == c or (c.endswith(".") and t.concept.startswith(c))
-                       for c in concepts)]
+        return [
+            t
+            for t in self.terms
+            if any(
+                t.concept == c or (c.endswith(".") and t.concept.startswith(c)) for c in concepts
+            )
+        ]
 
     def has(self, *concepts: str) -> bool:
         """Whether any term of these concepts is in the question."""
@@ -111,15 +119,24 @@ class Scan:
             concept = self.concept(k)
             if concept in nouns:
                 return True
-            if (self.tokens[k].kind != "word" or (concept is not None and concept not in PASSABLE)
-                    or self.concept(i) == "null_card"):  # "null" right before its noun only
+            if (
+                self.tokens[k].kind != "word"
+                or (concept is not None and concept not in PASSABLE)
+                or self.concept(i) == "null_card"
+            ):  # "null" right before its noun only
                 return False
         return False
 
     def numbers(self) -> list[int]:
         """Indices of the strong numbers not yet bound."""
-        return [t.index for t in self.tokens if t.number is not None and not t.weak
-                and t.index not in self.term_of and t.index not in self.claimed]
+        return [
+            t.index
+            for t in self.tokens
+            if t.number is not None
+            and not t.weak
+            and t.index not in self.term_of
+            and t.index not in self.claimed
+        ]
 
     def modifiers(self) -> list[int]:
         """Indices of the signed modifier tokens ("+1", "x2") not yet bound."""
@@ -136,9 +153,14 @@ class Scan:
 
     # --- binding numbers to terms -----------------------------------------------------------
 
-    def reach(self, term: Term, step: int, window: int,
-              nouns: frozenset[str] = frozenset(),
-              counted: frozenset[str] = frozenset()) -> tuple[int, int] | None:
+    def reach(
+        self,
+        term: Term,
+        step: int,
+        window: int,
+        nouns: frozenset[str] = frozenset(),
+        counted: frozenset[str] = frozenset(),
+    ) -> tuple[int, int] | None:
         """The nearest free number from `term` in direction `step`: (token index, distance).
 
         A number right before a word of a `counted` concept counts that ("an attack with
@@ -160,9 +182,12 @@ class Scan:
             i += step
         return None
 
-    def bind(self, wanted: Iterable[tuple[Term, tuple[tuple[int, int], ...]]],
-             nouns: frozenset[str] = frozenset(),
-             counted: frozenset[str] = frozenset()) -> dict[Term, int]:
+    def bind(
+        self,
+        wanted: Iterable[tuple[Term, tuple[tuple[int, int], ...]]],
+        nouns: frozenset[str] = frozenset(),
+        counted: frozenset[str] = frozenset(),
+    ) -> dict[Term, int]:
         """Give each term its nearest free number; each number goes to one term, closest first.
 
         `wanted` lists (term, ((step, window), ...)): the directions a term takes its number
@@ -201,6 +226,7 @@ class Scan:
 
 
 # --- building a scan -------------------------------------------------------------------------
+
 
 def tokenize(text: str, lex: Lexicon) -> list[Token]:
     """Tokens of `text`; number words of the language are numbers ("drei", "tre", "trois")."""
@@ -253,17 +279,33 @@ def _compound_numbers(tokens: list[Token]) -> list[Token]:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if (i + 2 < len(tokens) and tok.kind == "word" and not tok.weak and tok.number
-                and tok.number % 10 == 0 and tokens[i + 1].text == "-"
-                and tokens[i + 2].kind == "word" and tokens[i + 2].number is not None
-                and 0 < tokens[i + 2].number < 10):
-            text = "".join(t.text for t in tokens[i:i + 3])
-            out.append(Token(len(out), text, fold(text), "word",
-                             number=tok.number + tokens[i + 2].number))
+        if (
+            i + 2 < len(tokens)
+            and tok.kind == "word"
+            and not tok.weak
+            and tok.number
+            and tok.number % 10 == 0
+            and tokens[i + 1].text == "-"
+            and tokens[i + 2].kind == "word"
+            and (units := tokens[i + 2].number) is not None
+            and 0 < units < 10
+        ):
+            text = "".join(t.text for t in tokens[i : i + 3])
+            out.append(Token(len(out), text, fold(text), "word", number=tok.number + units))
             i += 3
             continue
-        out.append(Token(len(out), tok.text, tok.folded, tok.kind, tok.number, tok.weak,
-                         tok.modifier, tok.quote))
+        out.append(
+            Token(
+                len(out),
+                tok.text,
+                tok.folded,
+                tok.kind,
+                tok.number,
+                tok.weak,
+                tok.modifier,
+                tok.quote,
+            )
+        )
         i += 1
     return out
 
@@ -279,8 +321,9 @@ def surface(tokens: list[Token], start: int, end: int) -> str:
 
 def _joined(tokens: list[Token], positions: list[int]) -> bool:
     """Consecutive word positions separated by nothing but joiners ("Algox-Archer")."""
-    return all(all(t.text in JOINERS for t in tokens[a + 1:b])
-               for a, b in zip(positions, positions[1:]))
+    return all(
+        all(t.text in JOINERS for t in tokens[a + 1 : b]) for a, b in zip(positions, positions[1:])
+    )
 
 
 def annotate(tokens: list[Token], lex: Lexicon) -> list[Term]:
@@ -292,7 +335,7 @@ def annotate(tokens: list[Token], lex: Lexicon) -> list[Term]:
     while j < len(stream):
         tok = tokens[stream[j]]
         entry = lex.match_at(words, j)
-        if entry is not None and not _joined(tokens, stream[j:j + len(entry.words)]):
+        if entry is not None and not _joined(tokens, stream[j : j + len(entry.words)]):
             entry = None
         number_word = tok.number is not None and not tok.weak
         if entry is not None and number_word and not entry.native and len(entry.words) == 1:
@@ -302,7 +345,7 @@ def annotate(tokens: list[Token], lex: Lexicon) -> list[Term]:
         if entry is None:
             j += 1
             continue
-        span = stream[j:j + len(entry.words)]
+        span = stream[j : j + len(entry.words)]
         start, end = span[0], span[-1] + 1
         terms.append(Term(entry.concept, start, end, surface(tokens, start, end)))
         j += len(entry.words)

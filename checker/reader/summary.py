@@ -3,6 +3,7 @@
 The sentences are data (``summary`` and ``fields`` in ``vocab/<lang>.yaml``); this module
 only chooses one and fills it in.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,10 +49,16 @@ def damage(reading: Reading, result: dict[str, Any]) -> str:
         return say("damage_negated", lang)
     hp = reading.input.get("hp")
     if hp is not None and result["would_suffer"] > result["damage"]:
-        return say("damage_capped_target" if target else "damage_capped", lang,
-                   would=result["would_suffer"], hp=hp, damage=result["damage"])
-    return say("damage_target" if target else "damage", lang, result["damage"],
-               damage=result["damage"])
+        return say(
+            "damage_capped_target" if target else "damage_capped",
+            lang,
+            would=result["would_suffer"],
+            hp=hp,
+            damage=result["damage"],
+        )
+    return say(
+        "damage_target" if target else "damage", lang, result["damage"], damage=result["damage"]
+    )
 
 
 def advantage(reading: Reading, result: dict[str, Any]) -> str:
@@ -87,8 +94,12 @@ def exhaustion(reading: Reading, result: dict[str, Any]) -> str:
     return say("not_exhausted", lang)
 
 
-RESULT_SENTENCES = {"damage": damage, "advantage": advantage, "initiative": initiative,
-                    "exhaustion": exhaustion}
+RESULT_SENTENCES = {
+    "damage": damage,
+    "advantage": advantage,
+    "initiative": initiative,
+    "exhaustion": exhaustion,
+}
 
 
 def summary(reading: Reading, result: dict[str, Any] | None) -> str:
@@ -98,8 +109,9 @@ def summary(reading: Reading, result: dict[str, Any] | None) -> str:
         over = reading.wording.get("out_of_range") or []
         absent = [m for m in reading.missing if m not in over]
         key = "missing" if absent else "out_of_range"
-        return say(key, lang, fields=join([field_label(m, reading)
-                                           for m in (absent or over)], lang))
+        return say(
+            key, lang, fields=join([field_label(m, reading) for m in (absent or over)], lang)
+        )
     if reading.input.get("game") is None:
         return say("no_game", lang)
     if result is None:

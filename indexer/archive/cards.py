@@ -4,6 +4,7 @@ Numbers match exactly ("item 225", "itme 225" and "225" find item 225); names ma
 fuzzily (rapidfuzz), whatever the case and accents. Used by search (a named card is strong
 evidence) and by the catalogue (errata by card), both through this one matcher.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,7 +26,7 @@ NAME_INDEX_MIN_SCORE = 88.0
 
 
 def _bigrams(text: str) -> set[str]:
-    return {text[j:j + 2] for j in range(len(text) - 1)}
+    return {text[j : j + 2] for j in range(len(text) - 1)}
 
 
 class NameIndex:
@@ -77,8 +78,8 @@ class NameIndex:
             numbers: dict[str, int] = {}
             flat: list[int] = []
             starts = np.zeros(len(ids) + 1, dtype=np.int64)
-            for local, i in enumerate(ids):
-                name = names[i]
+            for local, k in enumerate(ids):
+                name = names[k]
                 grams = _bigrams(name)
                 for gram in grams:
                     postings[gram].append(local)
@@ -92,10 +93,16 @@ class NameIndex:
                 strong[local] = 3 * matched - 2 * size - 1 - repeated
                 weak[local] = math.ceil(0.5714 * size - 1.58) - repeated
             exact_only = hi - 1 <= self.EXACT_UP_TO
-            self._buckets.append((int(lengths[ids].max()), ids,
-                                  {g: np.asarray(v, dtype=np.int32) for g, v in postings.items()},
-                                  None if exact_only else strong, weak,
-                                  (numbers, starts, np.asarray(flat, dtype=np.int64))))
+            self._buckets.append(
+                (
+                    int(lengths[ids].max()),
+                    ids,
+                    {g: np.asarray(v, dtype=np.int32) for g, v in postings.items()},
+                    None if exact_only else strong,
+                    weak,
+                    (numbers, starts, np.asarray(flat, dtype=np.int64)),
+                )
+            )
 
     @staticmethod
     def _counts(postings: dict, chunk: str, size: int) -> np.ndarray:
@@ -111,8 +118,13 @@ class NameIndex:
         return np.flatnonzero(cls._counts(postings, chunk, len(needed)) >= needed)
 
     @staticmethod
-    def _in_a_chunk(maybe: np.ndarray, chunks: list[str], text: str, needed: np.ndarray,
-                    grams: tuple[dict[str, int], np.ndarray, np.ndarray]) -> np.ndarray:
+    def _in_a_chunk(
+        maybe: np.ndarray,
+        chunks: list[str],
+        text: str,
+        needed: np.ndarray,
+        grams: tuple[dict[str, int], np.ndarray, np.ndarray],
+    ) -> np.ndarray:
         """Those of the names `maybe` (local indexes, passing on the whole `text`) with at
         least `needed` of their bigrams in one of the chunks of `text`."""
         if not len(maybe) or text in chunks:
@@ -132,18 +144,20 @@ class NameIndex:
         found: list = []
         for size, by_name in self._exact.items():
             for j in range(len(text) - size + 1):
-                ids = by_name.get(text[j:j + size])
-                if ids:
-                    found.append(np.asarray(ids, dtype=np.int64))
+                exact = by_name.get(text[j : j + size])
+                if exact:
+                    found.append(np.asarray(exact, dtype=np.int64))
         for lmax, ids, postings, strong, weak, grams in self._buckets:
             edges = list(dict.fromkeys((text[:lmax], text[-lmax:])))
-            if strong is None:   # short names: their edge chunks are small, counted directly
+            if strong is None:  # short names: their edge chunks are small, counted directly
                 found += [ids[self._passing(postings, chunk, weak)] for chunk in edges]
                 continue
             whole = self._counts(postings, text, len(weak))
-            found.append(ids[self._in_a_chunk(np.flatnonzero(whole >= weak), edges, text, weak, grams)])
+            found.append(
+                ids[self._in_a_chunk(np.flatnonzero(whole >= weak), edges, text, weak, grams)]
+            )
             if text:
-                chunks = [text[start:start + 2 * lmax] for start in range(0, len(text), lmax)]
+                chunks = [text[start : start + 2 * lmax] for start in range(0, len(text), lmax)]
                 maybe = np.flatnonzero(whole >= strong)
                 found.append(ids[self._in_a_chunk(maybe, chunks, text, strong, grams)])
         if not found:
@@ -162,12 +176,32 @@ class CardLookup:
     """Finds the cards, items, monsters and classes a text names, forgivingly."""
 
     def __init__(self, archive: Archive):
+        """Every card of the archive, matched to the rulings about it."""
         names: list[CardName] = []
         for rec in archive.records.values():
             for card in rec.cards:
                 names.append(CardName(fold(card.name), rec.id, card.label))
                 if card.of:
                     names.append(CardName(fold(f"{card.of} {card.name}"), rec.id, card.label))
+        self._index(names)
+
+    @classmethod
+    def of_labels(cls, archive: Archive) -> "CardLookup":
+        """Every card of the archive matched to its own label ("Item 225", "Algox Archer
+        “X”"), by its name, its monster or class and name, and its label: the matcher
+        card-name suggestions rank with (its "records" are the labels)."""
+        names: list[CardName] = []
+        for rec in archive.records.values():
+            for card in rec.cards:
+                names.append(CardName(fold(card.name), card.label, card.label))
+                if card.of:
+                    names.append(CardName(fold(f"{card.of} {card.name}"), card.label, card.label))
+                names.append(CardName(fold(card.label), card.label, card.label))
+        lookup = cls.__new__(cls)
+        lookup._index(names)
+        return lookup
+
+    def _index(self, names: list[CardName]) -> None:
         self.entries = names
         self._numbers: dict[str, list[CardName]] = defaultdict(list)
         self._short: dict[str, list[CardName]] = defaultdict(list)
@@ -211,8 +245,11 @@ class CardLookup:
             if re.search(rf"\b{re.escape(name)}\b", folded):
                 for entry in entries:
                     self._best(scores, entry, 100.0)
-        rows = (self._names.candidates(folded) if min_score >= NAME_INDEX_MIN_SCORE
-                else range(len(self._fuzzy)))
+        rows = (
+            self._names.candidates(folded)
+            if min_score >= NAME_INDEX_MIN_SCORE
+            else range(len(self._fuzzy))
+        )
         self._fuzzy_scores(folded, rows, min_score, scores)
         return scores
 
@@ -235,10 +272,13 @@ class CardLookup:
         """Score the fuzzy names at `rows` against the text into `scores`."""
         from rapidfuzz import fuzz, process
 
-        names = self._fuzzy_names if isinstance(rows, range) else [self._fuzzy_names[i] for i in rows]
+        names = (
+            self._fuzzy_names if isinstance(rows, range) else [self._fuzzy_names[i] for i in rows]
+        )
         # A name longer than the text is compared whole; otherwise the best-matching part.
-        for _, score, i in process.extract(folded, names, scorer=fuzz.partial_ratio,
-                                           score_cutoff=min_score, limit=None):
+        for _, score, i in process.extract(
+            folded, names, scorer=fuzz.partial_ratio, score_cutoff=min_score, limit=None
+        ):
             entry = self._fuzzy[rows[i]]
             if len(folded) < len(entry.folded) - 1:
                 score = fuzz.ratio(entry.folded, folded)
@@ -261,12 +301,15 @@ class CardLookup:
             for entry in self._numbers.get(number, ()):
                 self._best(scores, entry, 100.0)
         # A bare number ("225", "item 225") names no card by its name.
-        if numbers and not re.search(r"[^\W\d_]{3,}", re.sub(r"\d+", "", folded).replace("item", "")):
+        if numbers and not re.search(
+            r"[^\W\d_]{3,}", re.sub(r"\d+", "", folded).replace("item", "")
+        ):
             return scores
         named = [e for e in self.entries if not e.folded.isdigit()]
         choices = [e.folded for e in named]
-        best = process.cdist([folded], choices, scorer=fuzz.WRatio,
-                             processor=utils.default_process)[0]
+        best = process.cdist(
+            [folded], choices, scorer=fuzz.WRatio, processor=utils.default_process
+        )[0]
         plain = process.cdist([folded], choices, scorer=fuzz.ratio)[0]
         for entry, a, b in zip(named, best, plain):
             score = float(max(a, b))

@@ -4,6 +4,7 @@ Records live in ``rulings/records/<id>.yaml``, one ruling each; the games in
 ``rulings/games.yaml``. Given a cache file (the service's loads), the records of files unchanged
 since are taken from it instead (``indexer.archive.record_cache``).
 """
+
 from __future__ import annotations
 
 import logging
@@ -12,17 +13,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+import indexer.archive.schema
 import indexer.files
 import indexer.text
 from indexer.archive.record_cache import RecordCache, code_fingerprint, content_key
-from indexer.archive.schema import (
-    LANGUAGES,
-    Archive,
-    AskKeyError,
-    Game,
-    GamesFile,
-    Ruling,
-)
+from indexer.archive.schema import LANGUAGES, Archive, AskKeyError, Game, GamesFile, Ruling
 from indexer.errors import Unavailable
 from indexer.files import FAST_LOADER, parse_yaml, read_bytes, read_yaml
 from indexer.paths import DEFAULT_ARCHIVE
@@ -37,7 +32,9 @@ class ArchiveError(Unavailable):
 
     def __init__(self, problems: list[str]):
         self.problems = problems
-        super().__init__("; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""))
+        super().__init__(
+            "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
+        )
 
 
 def _pydantic_problems(exc: ValidationError) -> list[tuple[str, str]]:
@@ -72,7 +69,9 @@ def load_games(root: Path) -> tuple[dict[str, Game], tuple[str, ...]]:
     try:
         parsed = GamesFile.model_validate(data)
     except ValidationError as exc:
-        raise ArchiveError([f"{path}: field {f}: {m}" for f, m in _pydantic_problems(exc)]) from None
+        raise ArchiveError(
+            [f"{path}: field {f}: {m}" for f, m in _pydantic_problems(exc)]
+        ) from None
     return {g.id: g for g in parsed.games}, tuple(parsed.other_games)
 
 
@@ -82,7 +81,9 @@ def _record(raw: bytes, rel: str) -> tuple[Ruling | None, list[str]]:
     if err:
         return None, [f"{rel}: {err}"]
     if not isinstance(data, dict):
-        return None, [f"{rel}: the file must hold one record (a mapping), not {type(data).__name__}"]
+        return None, [
+            f"{rel}: the file must hold one record (a mapping), not {type(data).__name__}"
+        ]
     rid = str(data.get("id", "?"))
     try:
         return Ruling.model_validate(data), []
@@ -96,11 +97,12 @@ def _record_files(record_dir: Path) -> list[str]:
     try:
         return sorted(n for n in os.listdir(record_dir) if n.endswith(".yaml"))
     except (FileNotFoundError, NotADirectoryError, PermissionError):
-        return []   # as glob: no folder, or one that cannot be listed, holds no records
+        return []  # as glob: no folder, or one that cannot be listed, holds no records
 
 
-def check_archive(root: Path = DEFAULT_ARCHIVE, *,
-                  cache: Path | None = None) -> tuple[Archive | None, list[str], list[str]]:
+def check_archive(
+    root: Path = DEFAULT_ARCHIVE, *, cache: Path | None = None
+) -> tuple[Archive | None, list[str], list[str]]:
     """Load and validate everything; returns (archive or None, problems, warnings).
 
     Each problem is one line: ``file: record id: field: what is wrong``. With `cache` (a file),
@@ -114,15 +116,24 @@ def check_archive(root: Path = DEFAULT_ARCHIVE, *,
     except ArchiveError as exc:
         return None, exc.problems, warnings
     records: dict[str, Ruling] = {}
-    files_of: dict[str, str] = {}       # record id -> its file, as lint names it
+    files_of: dict[str, str] = {}  # record id -> its file, as lint names it
     record_dir = root / "records"
     names = _record_files(record_dir)
     if not names:
         warnings.append(f"{record_dir}: no records (*.yaml) yet")
-    # A record depends on its file, this module (the schema, its validators), the reading
-    # of YAML and `fold`.
-    store = RecordCache(cache, code_fingerprint(__file__, indexer.files.__file__, indexer.text.__file__,
-                                                extra=FAST_LOADER.__name__), Ruling)
+    # A record depends on its file, the schema (its validators), this module, the reading of
+    # YAML and `fold`.
+    store = RecordCache(
+        cache,
+        code_fingerprint(
+            indexer.archive.schema.__file__,
+            __file__,
+            indexer.files.__file__,
+            indexer.text.__file__,
+            extra=FAST_LOADER.__name__,
+        ),
+        Ruling,
+    )
     rel_dir = _rel(record_dir, root)
     for name in names:
         # One folder: each file's name as `_rel` would give it, without a Path per file.
@@ -131,6 +142,7 @@ def check_archive(root: Path = DEFAULT_ARCHIVE, *,
         if err:
             problems.append(f"{rel}: {err}")
             continue
+        assert raw is not None  # read_bytes gives the bytes whenever it gives no error
         key = content_key(raw)
         rec = store.get(key)
         if rec is None:
@@ -142,36 +154,55 @@ def check_archive(root: Path = DEFAULT_ARCHIVE, *,
         if rec.id in records:
             problems.append(f"{rel}: {rec.id}: id: duplicate id (also in {files_of[rec.id]})")
             continue
-        stem = name[:-5] if len(name) > 5 else name     # Path.stem: ".yaml" is all stem
+        stem = name[:-5] if len(name) > 5 else name  # Path.stem: ".yaml" is all stem
         if stem != rec.id:
             problems.append(f"{rel}: {rec.id}: id: does not match the file name '{stem}.yaml'")
         records[rec.id] = rec
         files_of[rec.id] = rel
     store.save()
     for rid, rec in records.items():
-        rel = files_of[rid]
-        if rec.game not in games:
-            problems.append(f"{rel}: {rid}: game: unknown game {rec.game!r} (known: {', '.join(games)})")
-        for other in rec.related:
-            if other == rid:
-                problems.append(f"{rel}: {rid}: related: links to itself")
-            elif other not in records:
-                problems.append(f"{rel}: {rid}: related: unknown record {other!r}")
-            elif rid not in records[other].related:
-                problems.append(f"{rel}: {rid}: related: {other!r} does not link back")
-        for i, amend in enumerate(rec.amends):
-            if amend.record and amend.record not in records:
-                problems.append(f"{rel}: {rid}: amends.{i}.record: unknown record {amend.record!r}")
-        problems.extend(_translation_problems(rel, rec, records))
-        missing = [lang for lang in LANGUAGES if lang != rec.lang and lang not in rec.translations]
-        if missing:
-            warnings.append(f"{rel}: {rid}: translations: none yet for {', '.join(missing)}")
-        unkeyed = [lang for lang in LANGUAGES if not rec.asks.get(lang)]
-        if unkeyed:
-            warnings.append(f"{rel}: {rid}: asks: no search keys yet for {', '.join(unkeyed)}")
+        _cross_record_checks(files_of[rid], rec, records, games, problems, warnings)
     if problems:
         return None, problems, warnings
-    return Archive(root=root, records=records, games=games, other_games=other_games), problems, warnings
+    return (
+        Archive(root=root, records=records, games=games, other_games=other_games),
+        problems,
+        warnings,
+    )
+
+
+def _cross_record_checks(
+    rel: str,
+    rec: Ruling,
+    records: dict[str, Ruling],
+    games: dict[str, Game],
+    problems: list[str],
+    warnings: list[str],
+) -> None:
+    """What one record must agree on with the others: its game, links, amended records and
+    editions (problems), and the languages it still lacks (warnings)."""
+    rid = rec.id
+    if rec.game not in games:
+        problems.append(
+            f"{rel}: {rid}: game: unknown game {rec.game!r} (known: {', '.join(games)})"
+        )
+    for other in rec.related:
+        if other == rid:
+            problems.append(f"{rel}: {rid}: related: links to itself")
+        elif other not in records:
+            problems.append(f"{rel}: {rid}: related: unknown record {other!r}")
+        elif rid not in records[other].related:
+            problems.append(f"{rel}: {rid}: related: {other!r} does not link back")
+    for i, amend in enumerate(rec.amends):
+        if amend.record and amend.record not in records:
+            problems.append(f"{rel}: {rid}: amends.{i}.record: unknown record {amend.record!r}")
+    problems.extend(_translation_problems(rel, rec, records))
+    missing = [lang for lang in LANGUAGES if lang != rec.lang and lang not in rec.translations]
+    if missing:
+        warnings.append(f"{rel}: {rid}: translations: none yet for {', '.join(missing)}")
+    unkeyed = [lang for lang in LANGUAGES if not rec.asks.get(lang)]
+    if unkeyed:
+        warnings.append(f"{rel}: {rid}: asks: no search keys yet for {', '.join(unkeyed)}")
 
 
 def _translation_problems(rel: str, rec: Ruling, records: dict[str, Ruling]) -> list[str]:
@@ -180,23 +211,28 @@ def _translation_problems(rel: str, rec: Ruling, records: dict[str, Ruling]) -> 
     rid = rec.id
     for lang, tr in rec.translations.items():
         if lang not in LANGUAGES:
-            problems.append(f"{rel}: {rid}: translations.{lang}: language not in the list "
-                            f"({', '.join(LANGUAGES)})")
+            problems.append(
+                f"{rel}: {rid}: translations.{lang}: language not in the list ({', '.join(LANGUAGES)})"
+            )
         elif lang == rec.lang:
             problems.append(f"{rel}: {rid}: translations.{lang}: the original is already in {lang}")
         if not tr.text.strip():
             problems.append(f"{rel}: {rid}: translations.{lang}.text: text is empty")
         if tr.edition_of and tr.edition_of not in records:
-            problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: unknown record {tr.edition_of!r}")
+            problems.append(
+                f"{rel}: {rid}: translations.{lang}.edition_of: unknown record {tr.edition_of!r}"
+            )
         elif tr.edition_of:
             # An official edition is the same rule in another record: linked, in that language.
             edition = records[tr.edition_of]
             if edition.lang != lang:
-                problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: {tr.edition_of!r} "
-                                f"is in {edition.lang}, not {lang}")
+                problems.append(
+                    f"{rel}: {rid}: translations.{lang}.edition_of: {tr.edition_of!r} is in {edition.lang}, not {lang}"
+                )
             if tr.edition_of not in rec.related:
-                problems.append(f"{rel}: {rid}: translations.{lang}.edition_of: {tr.edition_of!r} "
-                                f"is not in related")
+                problems.append(
+                    f"{rel}: {rid}: translations.{lang}.edition_of: {tr.edition_of!r} is not in related"
+                )
     return problems
 
 

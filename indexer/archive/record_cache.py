@@ -15,6 +15,7 @@ modules), so a cache written by other code is ignored, as is one that does not u
 our own file beside the index (``archive_cache_path``), written only by this
 code; whoever can write there can already replace the index itself.
 """
+
 from __future__ import annotations
 
 import functools
@@ -42,9 +43,9 @@ def archive_cache_path(index_dir: Path) -> Path:
     """Where the parsed-archive cache of the archive an index folder is built from lives: a
     file beside that folder, not in it, since a build replaces the folder whole."""
     index_dir = Path(index_dir)
-    if index_dir.name in ("", ".."):          # "." or "a/..": the folder's own name
+    if index_dir.name in ("", ".."):  # "." or "a/..": the folder's own name
         index_dir = Path(os.path.abspath(index_dir))
-    if not index_dir.name:                    # the file system's root has no sibling
+    if not index_dir.name:  # the file system's root has no sibling
         return index_dir / "index.archive-cache"
     return index_dir.with_name(f"{index_dir.name}.archive-cache")
 
@@ -54,8 +55,9 @@ def code_fingerprint(*files: str, extra: str = "") -> str:
     """A hash of what a validated record depends on besides its file: this format, Python,
     pydantic, PyYAML, the `files` of the modules that parse and check it, and `extra` (such
     as the YAML loader's name). A cache of another fingerprint is not used."""
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{sys.version}|{pydantic.VERSION}|{yaml.__version__}|"
-                       f"{extra}".encode())
+    h = hashlib.sha256(
+        f"{CACHE_FORMAT}|{sys.version}|{pydantic.VERSION}|{yaml.__version__}|{extra}".encode()
+    )
     for file in files:
         h.update(b"\x00" + Path(file).read_bytes())
     return h.hexdigest()
@@ -97,16 +99,24 @@ class RecordCache(Generic[T]):
         try:
             data = pickle.loads(raw)
         except Exception as exc:  # noqa: BLE001 - a damaged pickle can raise almost anything
-            log.warning("archive cache %s is corrupt (%s); parsing every record and rewriting it",
-                        self.path, type(exc).__name__)
+            log.warning(
+                "archive cache %s is corrupt (%s); parsing every record and rewriting it",
+                self.path,
+                type(exc).__name__,
+            )
             return {}
         finally:
             if enabled:
                 gc.enable()
-        if not (isinstance(data, dict) and data.get("format") == CACHE_FORMAT
-                and data.get("fingerprint") == self.fingerprint
-                and isinstance(data.get("entries"), dict)):
-            log.info("archive cache %s is of another format or code; parsing every record", self.path)
+        if not (
+            isinstance(data, dict)
+            and data.get("format") == CACHE_FORMAT
+            and data.get("fingerprint") == self.fingerprint
+            and isinstance(data.get("entries"), dict)
+        ):
+            log.info(
+                "archive cache %s is of another format or code; parsing every record", self.path
+            )
             return {}
         return data["entries"]
 
@@ -135,11 +145,16 @@ class RecordCache(Generic[T]):
             return
         payload = {"format": CACHE_FORMAT, "fingerprint": self.fingerprint, "entries": self._used}
         try:
-            write_atomic(self.path, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL),
-                         mode=0o644)
+            write_atomic(
+                self.path, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL), mode=0o644
+            )
         except OSError as exc:
             log.warning("archive cache %s not written (%s)", self.path, exc)
             return
-        log.info("archive cache %s: %d records (%d new or changed)", self.path, len(self._used),
-                 self.added)
+        log.info(
+            "archive cache %s: %d records (%d new or changed)",
+            self.path,
+            len(self._used),
+            self.added,
+        )
         self._read, self.added = dict(self._used), 0

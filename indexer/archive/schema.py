@@ -3,25 +3,33 @@
 Loading is ``yaml.safe_load`` -> these strict pydantic models (``extra="forbid"``): unknown fields
 are refused and every problem names its field (``indexer.archive.load``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from indexer.language import LANGUAGES, Lang
 from indexer.text import fold
 
-#: The languages players ask in; every ruling has text in each (original or translation).
-LANGUAGES: tuple[str, ...] = ("en", "nl", "da", "it", "de", "es", "fr")
-KINDS: tuple[str, ...] = ("rulebook", "erratum", "clarification", "edge case", "example")
-CARD_TYPES: tuple[str, ...] = ("card", "item", "monster", "class", "building", "scenario",
-                               "perk", "deck")
-ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)+$"
-
-Lang = Literal["en", "nl", "da", "it", "de", "es", "fr"]
+#: What a ruling is: a rulebook passage, or an official FAQ's erratum, clarification or edge
+#: case, or an example answer.
 Kind = Literal["rulebook", "erratum", "clarification", "edge case", "example"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
+CARD_TYPES: tuple[str, ...] = (
+    "card",
+    "item",
+    "monster",
+    "class",
+    "building",
+    "scenario",
+    "perk",
+    "deck",
+)
+ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)+$"
 
 
 ASK_MAX_CHARS = 200
@@ -34,14 +42,14 @@ class _Strict(BaseModel):
 class Citation(_Strict):
     """Where a ruling comes from: whichever of these the source gives, nothing invented."""
 
-    source: str = Field(min_length=1)          # the document, e.g. "Frosthaven FAQ"
-    pages: list[str] = []                      # as printed; ranges normalised to "25-27"
-    page_ref: str | None = None                # the reference exactly as printed, e.g. "(p. 25–27)"
+    source: str = Field(min_length=1)  # the document, e.g. "Frosthaven FAQ"
+    pages: list[str] = []  # as printed; ranges normalised to "25-27"
+    page_ref: str | None = None  # the reference exactly as printed, e.g. "(p. 25–27)"
     section: str | None = None
     author: str | None = None
     site: str | None = None
     date: str | None = None
-    file: str | None = None                    # the raw source under rulings/sources/
+    file: str | None = None  # the raw source under rulings/sources/
     line: int | None = Field(default=None, ge=1)
 
 
@@ -50,7 +58,7 @@ class CardRef(_Strict):
 
     type: Literal["card", "item", "monster", "class", "building", "scenario", "perk", "deck"]
     name: str = Field(min_length=1)
-    of: str | None = None                      # the monster / class a card belongs to
+    of: str | None = None  # the monster / class a card belongs to
 
     @property
     def label(self) -> str:
@@ -64,7 +72,7 @@ class Amends(_Strict):
 
     section: str | None = None
     pages: list[str] = []
-    record: str | None = None                  # the archive record holding that passage, if any
+    record: str | None = None  # the archive record holding that passage, if any
 
 
 class Translation(_Strict):
@@ -97,7 +105,9 @@ def ask_problems(asks: dict[str, list[str]]) -> list[tuple[str, str]]:
             if not folded:
                 problems.append((field, "key is empty"))
             elif len(key) > ASK_MAX_CHARS:
-                problems.append((field, f"key is {len(key)} characters long (at most {ASK_MAX_CHARS})"))
+                problems.append(
+                    (field, f"key is {len(key)} characters long (at most {ASK_MAX_CHARS})")
+                )
             elif folded in first_of:
                 problems.append((field, f"duplicate of asks.{lang}[{first_of[folded]}]"))
             else:
@@ -119,7 +129,7 @@ class Ruling(_Strict):
     citation: Citation
     cards: list[CardRef] = []
     amends: list[Amends] = []
-    related: list[str] = []                    # the same rule in other editions
+    related: list[str] = []  # the same rule in other editions
     translations: dict[str, Translation] = {}
     # Our own search keys (questions this ruling answers), never shown as the ruling's text.
     asks: dict[Lang, list[str]] = {}
@@ -148,7 +158,7 @@ class Ruling(_Strict):
             return self.text, self.title, self.context
         return tr.text, tr.title or self.title, tr.context
 
-    def languages(self) -> list[str]:
+    def languages(self) -> list[Lang]:
         return [self.lang] + [lang for lang in LANGUAGES if lang in self.translations]
 
 

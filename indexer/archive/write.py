@@ -1,4 +1,5 @@
 """Records written back as readable YAML, atomically."""
+
 from __future__ import annotations
 
 from pathlib import Path

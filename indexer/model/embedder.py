@@ -6,6 +6,7 @@ is another (``RULINGS_BACKEND``): ``onnx`` (ONNX Runtime, fp32), ``onnx-int8`` (
 quantised) or ``torch`` (sentence-transformers, the reference). The ONNX backends import neither
 torch nor transformers: a serving process that uses them never loads either.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,31 +18,19 @@ import weakref
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from indexer.model.export_files import (
-    export_id,
-    export_path,
-    onnx_path,
-    pieces_path,
-    table_path,
-)
-from indexer.model.settings import (
-    BACKENDS,
-    DEFAULT_QUERY_CACHE,
-    EmbedderSettings,
-    ModelError,
-)
+from indexer.model.export_files import export_id, export_path, onnx_path, pieces_path, table_path
+from indexer.model.settings import BACKENDS, DEFAULT_QUERY_CACHE, EmbedderSettings, ModelError
 from indexer.model.tokenizer import PieceTokenizer
 from indexer.paths import DEFAULT_MODEL
 
 log = logging.getLogger(__name__)
 
-# e5 was trained with "query: " / "passage: " prefixes. Measured on dev.yaml with translations
-# in the index, "query: " for questions and "passage: " for rulings ranks best here (dense
-# alone: hit@1 0.84 vs 0.79 with "query: " on both; see README, retrieval).
+# e5 was trained with "query: " / "passage: " prefixes; "query: " for questions and
+# "passage: " for rulings ranks best here (docs/decisions.md, "e5 prefixes").
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
 
@@ -51,8 +40,9 @@ class Embedder(Protocol):
     backend: str
     dimension: int
 
-    def encode(self, texts: list[str], *, batch_size: int = 32,
-               show_progress: bool = False) -> np.ndarray: ...
+    def encode(
+        self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False
+    ) -> np.ndarray: ...
 
 
 # -- settings (indexer.settings reads the environment; these are the embedder's views of it) --
@@ -127,8 +117,10 @@ def _model_folder(name_or_path: str) -> Path | None:
     if path.is_dir():
         return path
     if name_or_path.startswith((".", "/")) or name_or_path == str(DEFAULT_MODEL):
-        raise ModelError(f"model folder {name_or_path} does not exist; run `make model` "
-                         f"(or set RULINGS_MODEL to a model folder or hub name)")
+        raise ModelError(
+            f"model folder {name_or_path} does not exist; run `make model` "
+            f"(or set RULINGS_MODEL to a model folder or hub name)"
+        )
     return None
 
 
@@ -151,25 +143,37 @@ class SentenceEmbedder:
             # local_files_only: nothing is fetched at run time; a hub name works only once cached
             # (or with HF_HUB_OFFLINE unset and network, for users who have it).
             self._model = SentenceTransformer(
-                str(folder) if folder else name_or_path, device="cpu",
+                str(folder) if folder else name_or_path,
+                device="cpu",
                 local_files_only=folder is not None or EmbedderSettings.load().hf_hub_offline,
-                model_kwargs={"dtype": torch.float32})
+                model_kwargs={"dtype": torch.float32},
+            )
         except Exception as exc:  # any loader failure becomes one clear message
             raise ModelError(f"cannot load model {name_or_path!r}: {exc}".splitlines()[0]) from exc
         self.name = folder.name if folder else name_or_path
-        self.dimension = int(self._model.get_embedding_dimension()
-                             if hasattr(self._model, "get_embedding_dimension")
-                             else self._model.get_sentence_embedding_dimension())
+        # int | None in sentence-transformers' types: a model without a known dimension (None)
+        # fails in int() as it always did; the models loaded here all have one.
+        dimension: Any = (
+            self._model.get_embedding_dimension()
+            if hasattr(self._model, "get_embedding_dimension")
+            else self._model.get_sentence_embedding_dimension()
+        )
+        self.dimension = int(dimension)
         self.query_cache = QueryCache(cache_size)
         # torch modules are not safe to call from many threads at once on one model.
         self._lock = threading.Lock()
 
-    def encode(self, texts: list[str], *, batch_size: int = 32,
-               show_progress: bool = False) -> np.ndarray:
+    def encode(
+        self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False
+    ) -> np.ndarray:
         with self._lock:
-            vectors = self._model.encode(list(texts), batch_size=batch_size,
-                                         show_progress_bar=show_progress,
-                                         normalize_embeddings=True, convert_to_numpy=True)
+            vectors = self._model.encode(
+                list(texts),
+                batch_size=batch_size,
+                show_progress_bar=show_progress,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+            )
         return np.asarray(vectors, dtype=np.float32)
 
 
@@ -201,36 +205,49 @@ class OnnxEmbedder:
     share its pages through the page cache, and only the rows questions use become resident.
     """
 
-    def __init__(self, name_or_path: str, *, quantised: bool = False, threads: int | None = None,
-                 cache_size: int = DEFAULT_QUERY_CACHE):
+    def __init__(
+        self,
+        name_or_path: str,
+        *,
+        quantised: bool = False,
+        threads: int | None = None,
+        cache_size: int = DEFAULT_QUERY_CACHE,
+    ):
         folder = _model_folder(name_or_path)
         if folder is None:
-            raise ModelError(f"the ONNX backends need a model folder built by `make model`, "
-                             f"not the hub name {name_or_path!r} (or set RULINGS_BACKEND=torch)")
+            raise ModelError(
+                f"the ONNX backends need a model folder built by `make model`, "
+                f"not the hub name {name_or_path!r} (or set RULINGS_BACKEND=torch)"
+            )
         self.backend = "onnx-int8" if quantised else "onnx"
         self._graph = onnx_path(folder, quantised=quantised)
         table = table_path(folder)
         for needed in (self._graph, pieces_path(folder), table, export_path(folder)):
             if not needed.is_file():
-                raise ModelError(f"{needed} does not exist; run `make model` (it exports the "
-                                 f"ONNX graphs and their files) or set RULINGS_BACKEND=torch")
+                raise ModelError(
+                    f"{needed} does not exist; run `make model` (it exports the "
+                    f"ONNX graphs and their files) or set RULINGS_BACKEND=torch"
+                )
         try:
             config = json.loads((folder / "sentence_bert_config.json").read_text())
             self.dimension = int(json.loads((folder / "config.json").read_text())["hidden_size"])
             # As sentence-transformers: truncate to max_seq_length tokens (specials included);
             # each batch is padded to its longest text with the pad token (masked out by the
             # pooling).
-            self._tokenizer = PieceTokenizer(pieces_path(folder),
-                                             max_length=int(config.get("max_seq_length", 512)))
+            self._tokenizer = PieceTokenizer(
+                pieces_path(folder), max_length=int(config.get("max_seq_length", 512))
+            )
             self._table = np.load(table, mmap_mode="r")
             # Which export made the vectors: the index records it (indexer.index).
             self.export_id = export_id(folder, quantised=quantised)
         except Exception as exc:  # sentencepiece raises plain RuntimeError/OSError on a bad file
-            raise ModelError(f"cannot load the tokenizer, config or table of {folder}: {exc}"
-                             .splitlines()[0]) from exc
+            raise ModelError(
+                f"cannot load the tokenizer, config or table of {folder}: {exc}".splitlines()[0]
+            ) from exc
         if self._table.ndim != 2 or self._table.shape[1] != self.dimension:
-            raise ModelError(f"{table} holds a {self._table.shape} table, not one of "
-                             f"{self.dimension}-d rows; run `make model`")
+            raise ModelError(
+                f"{table} holds a {self._table.shape} table, not one of {self.dimension}-d rows; run `make model`"
+            )
         self._pad_id = self._tokenizer.pad
         self.name = folder.name
         self.threads = threads or ort_threads_setting()
@@ -252,7 +269,9 @@ class OnnxEmbedder:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         try:
-            session = ort.InferenceSession(str(self._graph), options, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(
+                str(self._graph), options, providers=["CPUExecutionProvider"]
+            )
         except Exception as exc:  # onnxruntime raises its own exception types
             raise ModelError(f"cannot load {self._graph}: {exc}".splitlines()[0]) from exc
         if "inputs_embeds" not in {i.name for i in session.get_inputs()}:
@@ -268,8 +287,9 @@ class OnnxEmbedder:
                 session = self._session
         return session
 
-    def encode(self, texts: list[str], *, batch_size: int = 32,
-               show_progress: bool = False) -> np.ndarray:
+    def encode(
+        self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False
+    ) -> np.ndarray:
         texts = list(texts)
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
@@ -277,9 +297,10 @@ class OnnxEmbedder:
         token_ids = [self._tokenizer.ids(text) for text in texts]
         # Batches of similar length waste little on padding (sentence-transformers sorts too).
         order = sorted(range(len(texts)), key=lambda i: -len(token_ids[i]))
-        batches = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
+        batches = [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
         if show_progress:
             from tqdm.auto import tqdm
+
             batches = tqdm(batches, desc="Batches")  # sentence-transformers' own label
         session = self._running_session()
         for rows in batches:
@@ -287,8 +308,8 @@ class OnnxEmbedder:
             ids = np.full((len(rows), width), self._pad_id, dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.int64)
             for j, i in enumerate(rows):
-                ids[j, :len(token_ids[i])] = token_ids[i]
-                mask[j, :len(token_ids[i])] = 1
+                ids[j, : len(token_ids[i])] = token_ids[i]
+                mask[j, : len(token_ids[i])] = 1
             vectors = self._table[ids]  # a copy of the rows: the mapping stays read-only
             out[rows] = session.run(None, {"inputs_embeds": vectors, "attention_mask": mask})[0]
         return out
@@ -323,5 +344,7 @@ def encode_queries(embedder: Embedder, texts: list[str]) -> np.ndarray:
     return vector[None, :]
 
 
-def encode_passages(embedder: Embedder, texts: list[str], *, show_progress: bool = False) -> np.ndarray:
+def encode_passages(
+    embedder: Embedder, texts: list[str], *, show_progress: bool = False
+) -> np.ndarray:
     return embedder.encode([PASSAGE_PREFIX + t for t in texts], show_progress=show_progress)

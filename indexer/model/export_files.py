@@ -1,5 +1,6 @@
 """The files of the model's ONNX export, as the serving backends read them: where each lives
 and the export's id (its files' checksums)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -49,6 +50,9 @@ def onnx_complete(model_dir: Path) -> bool:
     """True if both graphs and the table exist. Each is renamed into place only once fully
     written, so a file under its final name is a finished one. (A folder exported before the
     table left the graphs has no table: its graphs take token ids and are exported again.)"""
-    return (table_path(model_dir).is_file() and pieces_path(model_dir).is_file()
-            and export_path(model_dir).is_file()
-            and all(onnx_path(model_dir, quantised=q).is_file() for q in (False, True)))
+    return (
+        table_path(model_dir).is_file()
+        and pieces_path(model_dir).is_file()
+        and export_path(model_dir).is_file()
+        and all(onnx_path(model_dir, quantised=q).is_file() for q in (False, True))
+    )

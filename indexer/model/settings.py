@@ -9,27 +9,22 @@ the service.
 Each call of ``load`` reads the environment afresh (a setting changed for a test or a child
 process is seen); a value that does not parse is refused with one line naming the variable.
 """
+
 from __future__ import annotations
 
 import os
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from indexer.errors import Unavailable
 
-BACKENDS = ("onnx", "onnx-int8", "torch")
-# Chosen by `python -m bench.backends`, all in one run on 2 busy cores: one question 27 ms with
-# onnx (fp32) and 18 ms with onnx-int8 against 74 ms with torch; fp32's vectors equal torch's
-# (cosine 1.0000) and so do its eval figures. int8 (cosine 0.990-0.998) keeps hit@1/hit@3/MRR
-# on dev.yaml but, with today's decline thresholds (fitted on torch), declines 9 of dev.yaml's
-# 10 unanswerable questions instead of 10 (26 of dev-outside's 34 instead of 24): not "no
-# worse", so fp32 until the thresholds are refitted. Refitted on an int8 index (held-out
-# folds, 388 questions; the int8 graph since the word table left it, the table fp32): hit@1
-# 0.949 vs fp32's 0.962, unanswerable declined 0.920 vs 0.927, Danish hit@1 0.871: below the
-# trust targets, so fp32 stays.
-DEFAULT_BACKEND = "onnx"
+Backend = Literal["onnx", "onnx-int8", "torch"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
+# fp32 ONNX: torch's vectors, about 2.5x faster; int8 misses the trust targets
+# (docs/decisions.md, "Backend").
+DEFAULT_BACKEND: Backend = "onnx"
 DEFAULT_QUERY_CACHE = 4096
 # Fields whose empty value means "empty", not "unset" (every other empty value is the default).
 KEEP_EMPTY = frozenset({"access_log"})
@@ -65,7 +60,9 @@ class EnvSettings(BaseSettings):
         if isinstance(value, str) and not value.strip() and info.field_name not in KEEP_EMPTY:
             field = cls.model_fields[info.field_name]
             return field.get_default(call_default_factory=True)
-        return value.strip() if isinstance(value, str) and info.field_name not in KEEP_EMPTY else value
+        return (
+            value.strip() if isinstance(value, str) and info.field_name not in KEEP_EMPTY else value
+        )
 
     @classmethod
     def load(cls: type[S], **overrides: Any) -> S:
@@ -122,26 +119,45 @@ class EmbedderSettings(EnvSettings):
     """What the indexer reads: the model, how it runs, and the workers it is shared by."""
 
     model: str | None = Field(
-        None, alias="RULINGS_MODEL", json_schema_extra={"shown_default": "`models/multilingual-e5-small`"},
+        None,
+        alias="RULINGS_MODEL",
+        json_schema_extra={"shown_default": "`models/multilingual-e5-small`"},
         description="model folder, or a hub name such as `intfloat/multilingual-e5-small` for users "
-                    "with network (loaded with `local_files_only` unless `HF_HUB_OFFLINE=0`)")
-    backend: Literal["onnx", "onnx-int8", "torch"] = Field(
-        DEFAULT_BACKEND, alias="RULINGS_BACKEND",
+        "with network (loaded with `local_files_only` unless `HF_HUB_OFFLINE=0`)",
+    )
+    backend: Backend = Field(
+        DEFAULT_BACKEND,
+        alias="RULINGS_BACKEND",
         description="how the model runs: `onnx` (ONNX Runtime fp32: the same vectors as torch, "
-                    "~2.5x faster), `onnx-int8`, or `torch` (sentence-transformers, the reference). "
-                    "The index records its backend; another one is refused like a stale index")
+        "~2.5x faster), `onnx-int8`, or `torch` (sentence-transformers, the reference). "
+        "The index records its backend; another one is refused like a stale index",
+    )
     hf_hub_offline: bool = Field(
-        True, alias="HF_HUB_OFFLINE", json_schema_extra={"shown_default": "`1`"},
-        description="`0` lets the torch backend fetch a hub model it has not cached")
+        True,
+        alias="HF_HUB_OFFLINE",
+        json_schema_extra={"shown_default": "`1`"},
+        description="`0` lets the torch backend fetch a hub model it has not cached",
+    )
     web_workers: int | None = Field(
-        None, ge=1, alias="WEB_WORKERS", json_schema_extra={"shown_default": "cores"},
-        description="gunicorn worker processes (the app and model load once, before the workers fork)")
+        None,
+        ge=1,
+        alias="WEB_WORKERS",
+        json_schema_extra={"shown_default": "cores"},
+        description="gunicorn worker processes (the app and model load once, before the workers fork)",
+    )
     ort_threads: int | None = Field(
-        None, ge=1, alias="RULINGS_ORT_THREADS", json_schema_extra={"shown_default": "cores / workers"},
-        description="ONNX Runtime threads per worker (together the workers use every core)")
+        None,
+        ge=1,
+        alias="RULINGS_ORT_THREADS",
+        json_schema_extra={"shown_default": "cores / workers"},
+        description="ONNX Runtime threads per worker (together the workers use every core)",
+    )
     query_cache: int = Field(
-        DEFAULT_QUERY_CACHE, ge=0, alias="RULINGS_QUERY_CACHE",
-        description="question embeddings kept per worker (LRU; 0: none)")
+        DEFAULT_QUERY_CACHE,
+        ge=0,
+        alias="RULINGS_QUERY_CACHE",
+        description="question embeddings kept per worker (LRU; 0: none)",
+    )
 
     @field_validator("backend", mode="before")
     @classmethod

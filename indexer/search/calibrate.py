@@ -12,28 +12,25 @@ The decline threshold is chosen on the training folds: the one that declines the
 unanswerable questions while declining at most MAX_WRONGLY_DECLINED (3%, the issue's target,
 fixed before any measurement) of the answerable ones.
 """
+
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any
 
 import numpy as np
 
-from indexer.search.calibration import (
-    ANSWER_FEATURES,
-    RERANK_FEATURES,
-    Calibration,
-    LinearModel,
-)
+from indexer.search.calibration import ANSWER_FEATURES, RERANK_FEATURES, Calibration, LinearModel
 from indexer.search.evaluate import LabelledQuestion, Tally
-from indexer.search.searcher import CARD_LOOKUP, CARD_LOOKUP_SHARE
+from indexer.search.results import CARD_LOOKUP, CARD_LOOKUP_SHARE
 
 log = logging.getLogger(__name__)
 
 MAX_WRONGLY_DECLINED = 0.03
-REGULARISATION = 1.0   # sklearn's C: fixed, not tuned on the folds it is measured on
+REGULARISATION = 1.0  # sklearn's C: fixed, not tuned on the folds it is measured on
 SEED = 0
 
 
@@ -44,7 +41,7 @@ class Row:
     question: LabelledQuestion
     source: str
     candidates: tuple[tuple[str, tuple[str, ...], dict[str, float]], ...]
-    declined_by_rule: bool          # e.g. it names a game the archive holds nothing for
+    declined_by_rule: bool  # e.g. it names a game the archive holds nothing for
 
     def correct(self, group: tuple[str, ...]) -> bool:
         return bool(set(group) & set(self.question.expect))
@@ -60,9 +57,13 @@ def fit_linear(x: list[dict[str, float]], y: list[int], features: tuple[str, ...
     scale[scale == 0] = 1.0
     clf = LogisticRegression(C=REGULARISATION, max_iter=2000)
     clf.fit((a - mean) / scale, np.array(y))
-    return LinearModel(features, tuple(float(w) for w in clf.coef_[0]),
-                       float(clf.intercept_[0]), tuple(float(m) for m in mean),
-                       tuple(float(s) for s in scale))
+    return LinearModel(
+        features,
+        tuple(float(w) for w in clf.coef_[0]),
+        float(clf.intercept_[0]),
+        tuple(float(m) for m in mean),
+        tuple(float(s) for s in scale),
+    )
 
 
 def fit_rerank(rows: list[Row], features: tuple[str, ...] = RERANK_FEATURES) -> LinearModel:
@@ -93,8 +94,9 @@ def answer_features(row: Row, order: list[tuple[str, tuple[str, ...], float]]) -
     return feats
 
 
-def fit_answer(rows: list[Row], rerank: LinearModel,
-               features: tuple[str, ...] = ANSWER_FEATURES) -> tuple[LinearModel, float]:
+def fit_answer(
+    rows: list[Row], rerank: LinearModel, features: tuple[str, ...] = ANSWER_FEATURES
+) -> tuple[LinearModel, float]:
     """The answer model (is the best candidate a right answer?) and its threshold."""
     x, y, kinds = [], [], []
     for row in rows:
@@ -129,8 +131,11 @@ def choose_threshold(probs: list[float], kinds: list[str], answerable: list[bool
     return float(best_t)
 
 
-def fit(rows: list[Row], rerank_features: tuple[str, ...] = RERANK_FEATURES,
-        answer_features_: tuple[str, ...] = ANSWER_FEATURES) -> Calibration:
+def fit(
+    rows: list[Row],
+    rerank_features: tuple[str, ...] = RERANK_FEATURES,
+    answer_features_: tuple[str, ...] = ANSWER_FEATURES,
+) -> Calibration:
     rerank = fit_rerank(rows, rerank_features)
     answer, threshold = fit_answer(rows, rerank, answer_features_)
     return Calibration(rerank, answer, threshold)
@@ -150,14 +155,18 @@ def decide(row: Row, calib: Calibration) -> tuple[list[tuple[str, tuple[str, ...
 
 def measure(rows: Iterable[tuple[Row, Calibration]]) -> dict:
     """Figures overall, per language and per question set."""
-    total, by_lang, by_source = Tally(), defaultdict(Tally), defaultdict(Tally)
+    total = Tally()
+    by_lang: defaultdict[str, Tally] = defaultdict(Tally)
+    by_source: defaultdict[str, Tally] = defaultdict(Tally)
     for row, calib in rows:
         order, declined = decide(row, calib)
         for tally in (total, by_lang[row.question.lang or "?"], by_source[row.source]):
             tally.add(row.question.expect, [g for _, g, _ in order], declined)
-    return {"overall": total.figures(),
-            "by_language": {k: v.figures() for k, v in sorted(by_lang.items())},
-            "by_set": {k: v.figures() for k, v in sorted(by_source.items())}}
+    return {
+        "overall": total.figures(),
+        "by_language": {k: v.figures() for k, v in sorted(by_lang.items())},
+        "by_set": {k: v.figures() for k, v in sorted(by_source.items())},
+    }
 
 
 def folds(rows: list[Row], k: int, seed: int = SEED) -> list[int]:
@@ -177,8 +186,14 @@ def folds(rows: list[Row], k: int, seed: int = SEED) -> list[int]:
     return out
 
 
-def cross_validate(rows: list[Row], k: int = 5, *, rerank_features: tuple[str, ...] = RERANK_FEATURES,
-                   answer_features_: tuple[str, ...] = ANSWER_FEATURES, seed: int = SEED) -> dict:
+def cross_validate(
+    rows: list[Row],
+    k: int = 5,
+    *,
+    rerank_features: tuple[str, ...] = RERANK_FEATURES,
+    answer_features_: tuple[str, ...] = ANSWER_FEATURES,
+    seed: int = SEED,
+) -> dict:
     """Held-out figures: each fold measured with a calibration fitted on the others."""
     fold_of = folds(rows, k, seed)
     measured: list[tuple[Row, Calibration]] = []
@@ -190,18 +205,29 @@ def cross_validate(rows: list[Row], k: int = 5, *, rerank_features: tuple[str, .
 
 
 # -- from questions to rows, and the whole calibration --------------------------------------
-def collect(searcher, questions: list[LabelledQuestion], source: str) -> list[Row]:
+def collect(
+    searcher, questions: list[LabelledQuestion], source: str, cited: Mapping[str, frozenset[str]]
+) -> list[Row]:
     """Run each question through search's stages once: its candidates and their features.
 
     As in `rulings eval`, only the question's own words are used (no `game` parameter).
+    `cited`: question -> the rulings a computation of it cites (read by the caller, as the
+    engine reads it for an ask).
     """
     rows = []
     for item in questions:
         q = searcher.analyse(item.q)
-        candidates = searcher.candidates(q, searcher.signals(q))
-        rows.append(Row(item, source, tuple((rid, searcher.archive.edition_group(rid), feats)
-                                            for rid, feats in candidates),
-                        q.other_game is not None))
+        candidates = searcher.candidates(q, searcher.signals(q), cited.get(item.q, frozenset()))
+        rows.append(
+            Row(
+                item,
+                source,
+                tuple(
+                    (rid, searcher.archive.edition_group(rid), feats) for rid, feats in candidates
+                ),
+                q.other_game is not None,
+            )
+        )
     return rows
 
 
@@ -212,50 +238,95 @@ def _without(features: tuple[str, ...], *names: str) -> tuple[str, ...]:
 ABLATIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "without the computation's citations": {
         "rerank": _without(RERANK_FEATURES, "computed_cites", "computed_case"),
-        "answer": _without(ANSWER_FEATURES, "computed_case")},
+        "answer": _without(ANSWER_FEATURES, "computed_case"),
+    },
     "without the computation's particular case (computed_case)": {
         "rerank": _without(RERANK_FEATURES, "computed_case"),
-        "answer": _without(ANSWER_FEATURES, "computed_case")},
+        "answer": _without(ANSWER_FEATURES, "computed_case"),
+    },
     "without the second look (the rival's distinct words)": {
-        "rerank": _without(RERANK_FEATURES, "distinct"), "answer": ANSWER_FEATURES},
+        "rerank": _without(RERANK_FEATURES, "distinct"),
+        "answer": ANSWER_FEATURES,
+    },
     "+ word coverage (covered; and covered, distinct, unknown in the answer model)": {
         "rerank": RERANK_FEATURES + ("covered",),
-        "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown")},
+        "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown"),
+    },
     "+ the reranker's margin (p_gap) in the answer model": {
-        "rerank": RERANK_FEATURES, "answer": ANSWER_FEATURES + ("p_gap",)},
+        "rerank": RERANK_FEATURES,
+        "answer": ANSWER_FEATURES + ("p_gap",),
+    },
     "+ BM25, card match, key votes": {
         "rerank": RERANK_FEATURES + ("bm25_text", "bm25_keys", "card", "key_votes"),
-        "answer": ANSWER_FEATURES + ("card", "key_votes")},
+        "answer": ANSWER_FEATURES + ("card", "key_votes"),
+    },
     "+ the card's aboutness in both models": {
-        "rerank": RERANK_FEATURES + ("card_about",), "answer": ANSWER_FEATURES + ("card_about",)},
+        "rerank": RERANK_FEATURES + ("card_about",),
+        "answer": ANSWER_FEATURES + ("card_about",),
+    },
     "+ everything (all features in both models)": {
-        "rerank": RERANK_FEATURES + ("covered", "bm25_text", "bm25_keys", "card", "key_votes",
-                                                 "dense_text_gap", "dense_keys_gap",
-                                                 "game_named"),
-        "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown", "card", "key_votes")},
+        "rerank": RERANK_FEATURES
+        + (
+            "covered",
+            "bm25_text",
+            "bm25_keys",
+            "card",
+            "key_votes",
+            "dense_text_gap",
+            "dense_keys_gap",
+            "game_named",
+        ),
+        "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown", "card", "key_votes"),
+    },
 }
 
 
-def calibrate(searcher, question_sets: dict[str, list[LabelledQuestion]], *, k: int = 5,
-              keyless_searcher=None) -> tuple[Calibration, dict]:
+def calibrate(
+    searcher,
+    question_sets: dict[str, list[LabelledQuestion]],
+    *,
+    cited: Mapping[str, frozenset[str]],
+    k: int = 5,
+    keyless_searcher=None,
+) -> tuple[Calibration, dict]:
     """Fit on every question (the saved calibration) and measure: held-out folds, in-sample,
-    and the ablations (each its own cross-validation)."""
-    rows = [row for name, items in question_sets.items() for row in collect(searcher, items, name)]
+    and the ablations (each its own cross-validation). `cited`: see `collect`."""
+    rows = [
+        row
+        for name, items in question_sets.items()
+        for row in collect(searcher, items, name, cited)
+    ]
     final = fit(rows)
-    report = {"questions": len(rows), "folds": k, "seed": SEED,
-              "max_wrongly_declined": MAX_WRONGLY_DECLINED, "sets": {n: len(v) for n, v in question_sets.items()},
-              "held_out": cross_validate(rows, k),
-              "in_sample": measure((r, final) for r in rows),
-              "threshold": final.threshold, "ablation": {}}
+    report: dict[str, Any]
+    report = {
+        "questions": len(rows),
+        "folds": k,
+        "seed": SEED,
+        "max_wrongly_declined": MAX_WRONGLY_DECLINED,
+        "sets": {n: len(v) for n, v in question_sets.items()},
+        "held_out": cross_validate(rows, k),
+        "in_sample": measure((r, final) for r in rows),
+        "threshold": final.threshold,
+        "ablation": {},
+    }
     for name, feats in ABLATIONS.items():
-        report["ablation"][name] = cross_validate(rows, k, rerank_features=feats["rerank"],
-                                                  answer_features_=feats["answer"])["overall"]
+        report["ablation"][name] = cross_validate(
+            rows, k, rerank_features=feats["rerank"], answer_features_=feats["answer"]
+        )["overall"]
     if keyless_searcher is not None:
-        keyless = [row for name, items in question_sets.items()
-                   for row in collect(keyless_searcher, items, name)]
+        keyless = [
+            row
+            for name, items in question_sets.items()
+            for row in collect(keyless_searcher, items, name, cited)
+        ]
         report["ablation"]["without search keys (asks)"] = cross_validate(keyless, k)["overall"]
     manifest = searcher.index.manifest
-    final = Calibration(final.rerank, final.answer, final.threshold, manifest.get("model", ""),
-                        manifest.get("backend", ""), {"sets": report["sets"], "folds": k,
-                                                      "held_out": report["held_out"]["overall"]})
+    final = Calibration(
+        final.rerank,
+        final.answer,
+        final.threshold,
+        manifest.get("model", ""),
+        manifest.get("backend", ""),
+        {"sets": report["sets"], "folds": k, "held_out": report["held_out"]["overall"]},
+    )
     return final, report

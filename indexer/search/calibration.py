@@ -5,6 +5,7 @@ cross-validation and saved with the project (``indexer/search/calibration.json``
 never constants tuned by hand. At serving time they are a dot product in numpy; scikit-learn
 is needed only to fit them.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,6 +16,16 @@ from typing import Any
 
 from indexer.errors import Unavailable
 from indexer.paths import CALIBRATION_FILE
+from indexer.search.results import (
+    ANSWERS,
+    CARD_LOOKUP,
+    CARD_LOOKUP_SHARE,
+    CARD_NAMED,
+    NOT_CLOSE,
+    NOTHING_SHARED,
+    OTHER_GAME,
+    Candidate,
+)
 
 # Every candidate carries more features than these (BM25, card match, word coverage, the
 # rival's distinct words, key votes): the bench's ablation measures each on held-out folds,
@@ -47,8 +58,10 @@ class LinearModel:
     scale: tuple[float, ...]
 
     def logit(self, x: dict[str, float]) -> float:
-        return self.bias + sum(w * (x.get(name, 0.0) - m) / s for name, w, m, s in
-                               zip(self.features, self.weights, self.mean, self.scale))
+        return self.bias + sum(
+            w * (x.get(name, 0.0) - m) / s
+            for name, w, m, s in zip(self.features, self.weights, self.mean, self.scale)
+        )
 
     def probability(self, x: dict[str, float]) -> float:
         z = self.logit(x)
@@ -56,8 +69,13 @@ class LinearModel:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "LinearModel":
-        return cls(tuple(data["features"]), tuple(data["weights"]), float(data["bias"]),
-                   tuple(data["mean"]), tuple(data["scale"]))
+        return cls(
+            tuple(data["features"]),
+            tuple(data["weights"]),
+            float(data["bias"]),
+            tuple(data["mean"]),
+            tuple(data["scale"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -66,8 +84,8 @@ class Calibration:
 
     rerank: LinearModel
     answer: LinearModel
-    threshold: float                      # answer when P(right answer) >= threshold
-    model: str = ""                       # the embedding model and backend they were fitted for
+    threshold: float  # answer when P(right answer) >= threshold
+    model: str = ""  # the embedding model and backend they were fitted for
     backend: str = ""
     fitted_on: dict[str, Any] = field(default_factory=dict)
 
@@ -82,11 +100,43 @@ class Calibration:
         answer = LinearModel(("p_top",), (0.0,), 0.0, (0.0,), (1.0,))
         return cls(rank, answer, 0.0, fitted_on={"neutral": True})
 
+    def rank(self, candidates: list[Candidate]) -> list[tuple[str, float]]:
+        """The candidates, best first, with the reranker's probability (ties by id)."""
+        scored = [(rid, self.rerank.probability(feats)) for rid, feats in candidates]
+        return sorted(scored, key=lambda c: (-c[1], c[0]))
+
+    def decide(
+        self, candidates: list[Candidate], ranked: list[tuple[str, float]], *, other_game: bool
+    ) -> tuple[bool, str, dict[str, float]]:
+        """Whether the best of the ranked candidates answers: (declined, reason, its evidence).
+        `other_game`: the question is about a game the archive holds nothing for."""
+        if other_game:
+            return True, OTHER_GAME, {}
+        if not ranked:
+            return True, NOTHING_SHARED, {}
+        feats = dict(next(f for rid, f in candidates if rid == ranked[0][0]))
+        feats["p_top"] = ranked[0][1]
+        feats["p_gap"] = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
+        if feats["card"] >= CARD_LOOKUP and feats["card_about"] >= CARD_LOOKUP_SHARE:
+            # A card lookup ("item 225", "chiling breth"): the ruling about that card answers,
+            # as GET /v1/rulings?card= would.
+            return False, CARD_NAMED, feats
+        p = self.answer.probability(feats)
+        feats["p_answer"] = p
+        if p < self.threshold:
+            return True, NOT_CLOSE, feats
+        return False, ANSWERS, feats
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Calibration":
-        return cls(LinearModel.from_dict(data["rerank"]), LinearModel.from_dict(data["answer"]),
-                   float(data["threshold"]), data.get("model", ""), data.get("backend", ""),
-                   data.get("fitted_on", {}))
+        return cls(
+            LinearModel.from_dict(data["rerank"]),
+            LinearModel.from_dict(data["answer"]),
+            float(data["threshold"]),
+            data.get("model", ""),
+            data.get("backend", ""),
+            data.get("fitted_on", {}),
+        )
 
 
 def load_calibration(path: Path | None = None) -> Calibration:
@@ -97,5 +147,6 @@ def load_calibration(path: Path | None = None) -> Calibration:
     except FileNotFoundError:
         raise CalibrationError(f"no calibration at {path}; run `rulings calibrate`") from None
     except (ValueError, KeyError, TypeError) as exc:
-        raise CalibrationError(f"calibration at {path} is unreadable ({exc}); run "
-                               f"`rulings calibrate`") from None
+        raise CalibrationError(
+            f"calibration at {path} is unreadable ({exc}); run `rulings calibrate`"
+        ) from None

@@ -4,16 +4,17 @@ Answerable questions (non-empty ``expect``): hit@1 (top answer in expect, declin
 hit@3, MRR@10, and the share wrongly declined. Unanswerable ones (``expect: []``): the share
 declined. Each per language and overall.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import yaml
 
 from indexer.errors import InvalidRequest
-from indexer.search.searcher import SearchResult
+from indexer.search.results import SearchResult
 
 
 class EvalFileError(InvalidRequest):
@@ -41,8 +42,9 @@ class Tally:
     unanswerable: int = 0
     declined: int = 0
 
-    def add(self, expect: tuple[str, ...], groups: list[tuple[str, ...]], declined: bool,
-            k: int = 10) -> int | None:
+    def add(
+        self, expect: tuple[str, ...], groups: list[tuple[str, ...]], declined: bool, k: int = 10
+    ) -> int | None:
         """Count one question (its ranked edition groups); returns the rank of the first right
         group (None when none is in the top k). A hit counts when any record of the group is
         expected."""
@@ -62,11 +64,16 @@ class Tally:
     def figures(self) -> dict:
         a, u = self.answerable, self.unanswerable
         share = lambda n, d: round(n / d, 4) if d else None  # noqa: E731
-        return {"answerable": a, "unanswerable": u, "hit@1": share(self.hit1, a),
-                "hit@3": share(self.hit3, a), "mrr@10": share(self.rr, a),
-                "wrongly_declined": share(self.wrongly_declined, a),
-                "wrong_ruling_shown": share(self.wrong_shown, a),
-                "declined_unanswerable": share(self.declined, u)}
+        return {
+            "answerable": a,
+            "unanswerable": u,
+            "hit@1": share(self.hit1, a),
+            "hit@3": share(self.hit3, a),
+            "mrr@10": share(self.rr, a),
+            "wrongly_declined": share(self.wrongly_declined, a),
+            "wrong_ruling_shown": share(self.wrong_shown, a),
+            "declined_unanswerable": share(self.declined, u),
+        }
 
 
 @dataclass
@@ -88,15 +95,23 @@ def load_questions(path: Path) -> list[LabelledQuestion]:
         raise EvalFileError(f"{path}: expected a list of questions")
     out = []
     for i, item in enumerate(data):
-        if not isinstance(item, dict) or not isinstance(item.get("q"), str) \
-                or not isinstance(item.get("expect", None), list):
-            raise EvalFileError(f"{path}: item {i + 1}: needs 'q' (text) and 'expect' (list of ids)")
-        out.append(LabelledQuestion(item["q"], item.get("lang"), item.get("game"), tuple(item["expect"])))
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("q"), str)
+            or not isinstance(item.get("expect", None), list)
+        ):
+            raise EvalFileError(
+                f"{path}: item {i + 1}: needs 'q' (text) and 'expect' (list of ids)"
+            )
+        out.append(
+            LabelledQuestion(item["q"], item.get("lang"), item.get("game"), tuple(item["expect"]))
+        )
     return out
 
 
-def evaluate(questions: list[LabelledQuestion], ask: Callable[[str], SearchResult],
-             k: int = 10) -> EvalReport:
+def evaluate(
+    questions: list[LabelledQuestion], ask: Callable[[str], SearchResult], k: int = 10
+) -> EvalReport:
     """Run every question through `ask` (question -> SearchResult with >= k hits if possible)."""
     total = Tally()
     per_lang: dict[str, Tally] = {}
@@ -107,8 +122,18 @@ def evaluate(questions: list[LabelledQuestion], ask: Callable[[str], SearchResul
         groups = [h.group for h in result.hits][:k]
         for t in (total, per_lang.setdefault(item.lang or "?", Tally())):
             rank = t.add(item.expect, groups, result.declined, k)
-        if (item.expect and (rank != 1 or result.declined)) or (not item.expect and not result.declined):
-            failures.append({"q": item.q, "expect": list(item.expect), "got": ids[:3],
-                             "declined": result.declined, "reason": result.reason})
-    return EvalReport(total.figures(), {lang: t.figures() for lang, t in sorted(per_lang.items())},
-                      failures)
+        if (item.expect and (rank != 1 or result.declined)) or (
+            not item.expect and not result.declined
+        ):
+            failures.append(
+                {
+                    "q": item.q,
+                    "expect": list(item.expect),
+                    "got": ids[:3],
+                    "declined": result.declined,
+                    "reason": result.reason,
+                }
+            )
+    return EvalReport(
+        total.figures(), {lang: t.figures() for lang, t in sorted(per_lang.items())}, failures
+    )

@@ -1,11 +1,14 @@
 """What is indexed of a ruling: one text passage per language and one "ask" passage per search
 key, their texts, and the content hashes that say when a record must be embedded again."""
+
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import cast
 
 from indexer.archive.schema import Archive, Ruling
+from indexer.language import Lang
 from indexer.model.embedder import PASSAGE_PREFIX, QUERY_PREFIX
 
 
@@ -13,7 +16,7 @@ from indexer.model.embedder import PASSAGE_PREFIX, QUERY_PREFIX
 class Passage:
     record: str
     lang: str
-    kind: str = "text"     # "text": the ruling in `lang`; "ask": its search key number `n`
+    kind: str = "text"  # "text": the ruling in `lang`; "ask": its search key number `n`
     n: int = 0
 
 
@@ -48,7 +51,8 @@ def passage_content(archive: Archive, passage: Passage) -> str:
     """The text of a passage as BM25 reads it: the ruling in its language, or the key."""
     rec = archive.records[passage.record]
     if passage.kind == "ask":
-        return rec.asks[passage.lang][passage.n]
+        # An ask passage is made from one of the record's keys: its lang is a key of `asks`.
+        return rec.asks[cast(Lang, passage.lang)][passage.n]
     return passage_text(rec, passage.lang)
 
 
@@ -56,8 +60,15 @@ def record_hash(rec: Ruling) -> str:
     """Content hash of everything of a record that is embedded: of each of its passages, in
     ``record_passages`` order, language, kind, prefix and text. Built without the Passage
     objects (every start hashes every record to check the index is not stale)."""
-    parts = [f"\x1e{lang}\x1dtext\x1f{PASSAGE_PREFIX}{passage_text(rec, lang)}" for lang in rec.languages()]
-    parts += [f"\x1e{lang}\x1dask\x1f{QUERY_PREFIX}{key}" for lang, keys in rec.asks.items() for key in keys]
+    parts = [
+        f"\x1e{lang}\x1dtext\x1f{PASSAGE_PREFIX}{passage_text(rec, lang)}"
+        for lang in rec.languages()
+    ]
+    parts += [
+        f"\x1e{lang}\x1dask\x1f{QUERY_PREFIX}{key}"
+        for lang, keys in rec.asks.items()
+        for key in keys
+    ]
     return hashlib.sha256("".join(parts).encode()).hexdigest()[:16]
 
 

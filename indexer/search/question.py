@@ -5,6 +5,7 @@ class or monster only one game has), a leading "Frosthaven:" label (dropped befo
 the game is a filter, not text to match), a game the archive holds nothing for, and the cards
 it names. The ``QuestionAnalyser`` finds all names in one pass of one compiled pattern.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from indexer.archive.cards import CardLookup
-from indexer.archive.schema import LANGUAGES, Archive
-from indexer.language import detect_language
+from indexer.archive.schema import Archive
+from indexer.language import LANGUAGES, detect_language
 from indexer.text import fold, tokens_of_folded
 
 # A leading game label: "Frosthaven: ...", "FH - ...", "Gloomhaven, ...".
@@ -22,9 +23,11 @@ _LABEL_SEPARATOR = re.compile(r"\s*[:;,.\-\u2013\u2014]+\s*")
 # "Root rules", "jeu Azul". Without one (or a capital mid-sentence, or a "Root:" label) the word
 # is taken as a word: "can I root a monster?" is not about the game Root.
 # ("i", "a" and "de" are left out: the English pronoun and the articles would match anything.)
-_GAME_CONTEXT = frozenset("""in im en dans nel nella bij au al del di van von of for fur
+_GAME_CONTEXT = frozenset(
+    """in im en dans nel nella bij au al del di van von of for fur
     pour per para play playing plays spiel spielen jeu jouer juego jugar gioco giocare spil
-    spille spel spelen game games rules regeln regles reglas regole regels regler""".split())
+    spille spel spelen game games rules regeln regles reglas regole regels regler""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -41,14 +44,14 @@ class Mention:
 class Question:
     """One analysed question."""
 
-    text: str                      # as asked (stripped)
-    lang: str                      # given, or detected (English when unsure)
-    game: str | None               # given, else the one game it names; None when none or several
-    given_game: bool               # the caller chose the game (a filter, not a guess)
+    text: str  # as asked (stripped)
+    lang: str  # given, or detected (English when unsure)
+    game: str | None  # given, else the one game it names; None when none or several
+    given_game: bool  # the caller chose the game (a filter, not a guess)
     mentions: tuple[Mention, ...]  # every game name, alias or class / monster hint, in order
-    body: str                      # the question without a leading game label: what is matched
+    body: str  # the question without a leading game label: what is matched
     folded_body: str
-    cards: dict[str, float]        # record id -> score of the cards the body names
+    cards: dict[str, float]  # record id -> score of the cards the body names
 
     @cached_property
     def tokens(self) -> list[str]:
@@ -96,29 +99,32 @@ class QuestionAnalyser:
         """Every name in a folded text, in order of appearance."""
         if self._pattern is None:
             return ()
-        return tuple(Mention(m.start(), m.end(), self._names[m.group()], m.group())
-                     for m in self._pattern.finditer(folded))
+        return tuple(
+            Mention(m.start(), m.end(), self._names[m.group()], m.group())
+            for m in self._pattern.finditer(folded)
+        )
 
     def _names_a_game(self, text: str, folded: str, m: Mention) -> bool:
         """Whether a one-word name of another game is used as the game's name here."""
         if " " in m.name or not m.name.isalpha():
             return True  # "Spirit Island", "Ticket to Ride": a game whatever the context
-        before = folded[:m.start].split()
-        after = folded[m.end:].split()
-        if (before and before[-1] in _GAME_CONTEXT) or (after and after[0].strip(".,:;!?")
-                                                        in _GAME_CONTEXT):
+        before = folded[: m.start].split()
+        after = folded[m.end :].split()
+        if (before and before[-1] in _GAME_CONTEXT) or (
+            after and after[0].strip(".,:;!?") in _GAME_CONTEXT
+        ):
             return True
-        if not folded[:m.start].strip() and _LABEL_SEPARATOR.match(folded, m.end):
+        if not folded[: m.start].strip() and _LABEL_SEPARATOR.match(folded, m.end):
             return True  # "Root: ..."
         if len(folded) != len(text):
             return False
         # A capital letter mid-sentence is a name: "does the Cat in Root move?"
-        head = text[:m.start].rstrip()
+        head = text[: m.start].rstrip()
         return text[m.start].isupper() and bool(head) and head[-1] not in ".!?:;"
 
     def _label_end(self, text: str, folded: str, mentions: tuple[Mention, ...]) -> int:
         first = mentions[0] if mentions else None
-        if first is None or first.name not in self._label_names or folded[:first.start].strip():
+        if first is None or first.name not in self._label_names or folded[: first.start].strip():
             return 0
         sep = _LABEL_SEPARATOR.match(folded, first.end)
         if sep is None or sep.end() >= len(folded):
@@ -130,14 +136,23 @@ class QuestionAnalyser:
         """Analyse `text`; `game` and `lang` are the caller's choices (validated ids) or None."""
         text = text.strip()
         folded = fold(text)
-        mentions = tuple(m for m in self.mentions(folded)
-                         if m.game is not None or self._names_a_game(text, folded, m))
+        mentions = tuple(
+            m
+            for m in self.mentions(folded)
+            if m.game is not None or self._names_a_game(text, folded, m)
+        )
         label_end = self._label_end(text, folded, mentions)
         named = {m.game for m in mentions if m.game}
         resolved = game if game is not None else (named.pop() if len(named) == 1 else None)
         body = text[label_end:]
         folded_body = folded[label_end:] if label_end else folded
         return Question(
-            text=text, lang=lang if lang in LANGUAGES else detect_language(text),
-            game=resolved, given_game=game is not None, mentions=mentions, body=body,
-            folded_body=folded_body, cards=self.cards.match_folded(folded_body))
+            text=text,
+            lang=lang if lang in LANGUAGES else detect_language(text),
+            game=resolved,
+            given_game=game is not None,
+            mentions=mentions,
+            body=body,
+            folded_body=folded_body,
+            cards=self.cards.match_folded(folded_body),
+        )

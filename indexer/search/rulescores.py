@@ -4,9 +4,10 @@ A signal scores thousands of rules at scale (BM25 most of them, a flat index eve
 question reads only the best few of each and its candidates' scores, so `Searcher` keeps them
 as arrays behind a read-only mapping instead of building and sorting a dict of them all.
 """
+
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -17,8 +18,14 @@ class RuleScores(Mapping[str, float]):
     and the candidates' scores, so no dict of them all is built. Iterates in the order the
     rules first occur among the rows, as a dict filled by a loop over the rows would."""
 
-    def __init__(self, names: list[str], number: dict[str, int], rules: np.ndarray,
-                 values: np.ndarray, first: np.ndarray):
+    def __init__(
+        self,
+        names: list[str],
+        number: dict[str, int],
+        rules: np.ndarray,
+        values: np.ndarray,
+        first: np.ndarray,
+    ):
         # `rules` sorted (for lookups), `values` theirs, `first` the row each first occurs
         # at (the iteration order, sorted only when someone iterates).
         self._names, self._number = names, number
@@ -65,6 +72,7 @@ class RuleScores(Mapping[str, float]):
     def best(self, n: int) -> list[str]:
         """See `best`."""
         values = self._values
+        kept: Sequence[int]
         if len(values) <= n:
             kept = range(len(values))
         else:
@@ -72,7 +80,9 @@ class RuleScores(Mapping[str, float]):
             cut = np.partition(values, len(values) - n)[len(values) - n]
             kept = np.flatnonzero(values >= cut).tolist()
         rules = self._rules
-        return [name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]]
+        return [
+            name for _, name in sorted((-float(values[i]), self._names[rules[i]]) for i in kept)[:n]
+        ]
 
 
 def _best_first_key(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -90,17 +100,21 @@ class RowGroups:
     """Rows of one kind (texts or search keys) of a flat index, grouped by rule: each rule's
     best row over every row's cosine in one pass (``np.maximum.reduceat``), not a sort."""
 
-    def __init__(self, rows: np.ndarray, row_rule: np.ndarray, names: list[str],
-                 number: dict[str, int]):
+    def __init__(
+        self, rows: np.ndarray, row_rule: np.ndarray, names: list[str], number: dict[str, int]
+    ):
         # `row_rule`: each row's rule number; `names` / `number`: rule numbers <-> rule ids.
         self.names, self.number = names, number
-        order = np.lexsort((rows, row_rule[rows]))   # by rule, then row
+        order = np.lexsort((rows, row_rule[rows]))  # by rule, then row
         self.rows = rows[order]
         rules = row_rule[self.rows]
-        self.starts = np.flatnonzero(np.r_[True, rules[1:] != rules[:-1]]) if len(rules) else \
-            np.zeros(0, dtype=np.int64)
+        self.starts = (
+            np.flatnonzero(np.r_[True, rules[1:] != rules[:-1]])
+            if len(rules)
+            else np.zeros(0, dtype=np.int64)
+        )
         self.sizes = np.diff(np.r_[self.starts, len(rules)])
-        self.rules = rules[self.starts]               # ascending rule numbers
+        self.rules = rules[self.starts]  # ascending rule numbers
         self.row_rule = row_rule
 
     def best_per_rule(self, scores: np.ndarray, allowed: np.ndarray) -> Mapping[str, float]:
@@ -124,6 +138,36 @@ class RowGroups:
             cut = np.partition(values, len(values) - n)[len(values) - n]
             rows, values = rows[values >= cut], values[values >= cut]
         return rows[np.lexsort((-rows, -values))][:n]
+
+
+def per_rule(
+    names: list[str],
+    number: dict[str, int],
+    rule_ix: np.ndarray,
+    scores: np.ndarray,
+    *,
+    first: bool,
+) -> Mapping[str, float]:
+    """One score per rule from per-row scores (`rule_ix`: each row's rule number): the first
+    row's (rows best first) or the highest; iterated in the order each rule first occurs, as a
+    loop over the rows would."""
+    if not len(rule_ix):
+        return {}
+    # The first row of each rule, found by a scatter (O(rows)) instead of sorting the rows:
+    # a flat index returns every row, tens of thousands at scale.
+    count = len(rule_ix)
+    first_row = np.full(len(names), count, dtype=np.int64)
+    np.minimum.at(first_row, rule_ix, np.arange(count, dtype=np.int64))
+    uniq = np.flatnonzero(first_row < count)
+    first_row = first_row[uniq]
+    if first:
+        values = scores[first_row]
+    else:
+        # The highest per rule: a BM25 signal.
+        best = np.zeros(len(names), dtype=scores.dtype)
+        np.maximum.at(best, rule_ix, scores)
+        values = best[uniq]
+    return RuleScores(names, number, uniq, values, first_row)
 
 
 def best(scores: Mapping[str, float], n: int) -> list[str]:

@@ -15,12 +15,12 @@ game, and linked editions are one candidate, shown in the asker's edition when t
 ``analyse`` -> ``dense`` / ``lexical`` / ``card_signal`` -> ``candidates`` -> ``rerank`` ->
 ``collapse`` -> ``decide``.
 """
+
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +32,8 @@ from indexer.search.coverage import RuleVocabulary
 from indexer.search.index import VectorIndex
 from indexer.search.passages import bm25_rows
 from indexer.search.question import Question, QuestionAnalyser
-from indexer.search.rulescores import RowGroups, RuleScores, scores_of
+from indexer.search.results import CASE_KINDS, Candidate, Hit, SearchResult, Signals
+from indexer.search.rulescores import RowGroups, RuleScores, per_rule, scores_of
 from indexer.search.rulescores import best as _best
 from indexer.search.rulescores import top as _top
 from indexer.text import fold
@@ -42,57 +43,6 @@ log = logging.getLogger(__name__)
 DENSE_CANDIDATES = 400
 CANDIDATES_PER_SIGNAL = 8
 KEY_NEIGHBOURS = 10
-# Why a question is answered or declined: fixed sentences, so the service can say them in
-# the asker's language (service/presentation.py lists them for the catalogues).
-OTHER_GAME = "the question is about a game the archive holds no rulings for"
-CARD_NAMED = "the question names a card this ruling is about"
-NOT_CLOSE = "no ruling answers it closely enough"
-NOTHING_SHARED = "no ruling shares anything with the question"
-ANSWERS = "a ruling answers it closely enough"
-REASONS = (OTHER_GAME, CARD_NAMED, NOT_CLOSE, NOTHING_SHARED, ANSWERS)
-# A card lookup: the card matched (fuzzy score 0.9 of 1) and its name is most of the question.
-# These say what a lookup is, they are not fitted: questions that only name a card are left
-# to the fitted models.
-CARD_LOOKUP, CARD_LOOKUP_SHARE = 0.9, 0.5
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One ruling in the results: the record shown (asker's edition preferred) and its score."""
-
-    record_id: str
-    score: float
-    dense: float
-    group: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    question: str
-    lang: str
-    game: str | None
-    declined: bool
-    hits: list[Hit]
-    reason: str
-    features: dict[str, float] | None = None
-
-
-@dataclass
-class Signals:
-    """Per-rule raw scores from each signal (rules = canonical record of an edition group)."""
-
-    dense: dict[str, float] = field(default_factory=dict)        # over the rulings' texts
-    dense_keys: dict[str, float] = field(default_factory=dict)   # over their search keys
-    bm25: dict[str, float] = field(default_factory=dict)
-    bm25_keys: dict[str, float] = field(default_factory=dict)
-    card: dict[str, float] = field(default_factory=dict)
-    key_votes: dict[str, float] = field(default_factory=dict)
-
-    def all(self) -> tuple[dict[str, float], ...]:
-        return (self.dense, self.dense_keys, self.bm25, self.bm25_keys, self.card)
-
-
-Candidate = tuple[str, dict[str, float]]
 
 
 def _saved_calibration() -> Calibration:
@@ -105,20 +55,20 @@ def _saved_calibration() -> Calibration:
         return Calibration.neutral()
 
 
-#: The kinds of ruling that settle a particular case (see the `computed_case` feature).
-CASE_KINDS = frozenset({"clarification", "edge case"})
-
-
 class Searcher:
     """Search over one archive with one index, one embedder and one calibration."""
 
-    def __init__(self, archive: Archive, index: VectorIndex, embedder: Embedder,
-                 calibration: Calibration | None = None, analyser: QuestionAnalyser | None = None,
-                 *, use_keys: bool = True,
-                 cited_by_computation: Callable[[str, str, str | None], frozenset[str]] | None = None):
-        """`use_keys=False` ignores the search keys (the bench's ablation);
-        `cited_by_computation(text, lang, game)` names the rulings a computation of the
-        question cites (the service passes the rules checker's; without it, none)."""
+    def __init__(
+        self,
+        archive: Archive,
+        index: VectorIndex,
+        embedder: Embedder,
+        calibration: Calibration | None = None,
+        analyser: QuestionAnalyser | None = None,
+        *,
+        use_keys: bool = True,
+    ):
+        """`use_keys=False` ignores the search keys (the bench's ablation)."""
         self.archive = archive
         self.index = index
         self.embedder = embedder
@@ -128,12 +78,38 @@ class Searcher:
         if fitted[0] and fitted != built:
             # Cosines shift a little between backends (int8 most): the fit still ranks, but its
             # threshold was chosen for the other vectors.
-            log.warning("the calibration was fitted for %s/%s, the index is %s/%s; run "
-                        "`rulings calibrate`", *fitted, *built)
+            log.warning(
+                "the calibration was fitted for %s/%s, the index is %s/%s; run `rulings calibrate`",
+                *fitted,
+                *built,
+            )
         self.analyser = analyser or QuestionAnalyser(archive)
         self.cards = self.analyser.cards
+        self.use_keys = use_keys
         # Linked editions of one rule (fh-nl-N / fh-it-N) are one candidate for every signal.
         self._canonical = {rid: archive.edition_group(rid)[0] for rid in archive.records}
+        self._index_rows(index)
+        self._bm25 = self._bm25_models(archive, index)
+        self.vocabulary = RuleVocabulary(
+            archive, self._canonical, with_keys=use_keys, saved=index.record_words
+        )
+        self._card_names = self._rule_card_names(archive)
+        self._of_game = {
+            game: frozenset(
+                self._canonical[r] for r, rec in archive.records.items() if rec.game == game
+            )
+            for game in archive.games
+        }
+        # A question naming no game is about the implied games (Frosthaven, Gloomhaven):
+        # another game's ruling (a FAQ example about Catan) answers only questions naming it.
+        self._implied = frozenset().union(
+            *(self._of_game[g.id] for g in archive.games.values() if g.implied)
+        )
+        self._of_games: dict[frozenset[str], frozenset[str]] = {}
+
+    def _index_rows(self, index: VectorIndex) -> None:
+        """Each index row's rule (as a number), whether it is a search key, and the rows of a
+        flat index grouped by rule."""
         self._row_rule = [self._canonical[p.record] for p in index.passages]
         self._row_is_key = np.array([p.kind == "ask" for p in index.passages], dtype=bool)
         # Rules as integers, so a signal groups its rows per rule with numpy, not a Python
@@ -144,48 +120,63 @@ class Searcher:
         self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
         # A flat index scores every row: its rows grouped by rule, text and key rows apart,
         # so each rule's best row is found by one pass over them (`_every_row`).
-        self._row_groups = ({kind: RowGroups(np.flatnonzero(self._row_is_key == (kind == "ask")),
-                                             self._row_rule_ix, self._rules, self._rule_number)
-                             for kind in ("text", "ask")}
-                            if index.manifest.get("index_type", "flat") == "flat" else None)
+        self._row_groups = (
+            {
+                kind: RowGroups(
+                    np.flatnonzero(self._row_is_key == (kind == "ask")),
+                    self._row_rule_ix,
+                    self._rules,
+                    self._rule_number,
+                )
+                for kind in ("text", "ask")
+            }
+            if index.manifest.get("index_type", "flat") == "flat"
+            else None
+        )
         # Rules with no search keys (a newly imported ruling nobody has written keys for yet).
         self._keyless = frozenset(self._row_rule) - {
-            rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key}
-        self._keyless_ix = np.array(sorted(self._rule_number[r] for r in self._keyless), dtype=np.int64)
-        self.use_keys = use_keys
-        self.cited_by_computation = cited_by_computation
-        # The BM25 models are saved with the index (tokenizing every passage is most of a start
-        # at scale); one missing there (an index built in memory) is built here.
-        self._bm25 = {}
+            rule for rule, is_key in zip(self._row_rule, self._row_is_key) if is_key
+        }
+        self._keyless_ix = np.array(
+            sorted(self._rule_number[r] for r in self._keyless), dtype=np.int64
+        )
+
+    def _bm25_models(
+        self, archive: Archive, index: VectorIndex
+    ) -> dict[str, tuple[Any, np.ndarray]]:
+        """Per passage kind: its BM25 model (None without passages) and each document's rule.
+        The models are saved with the index (tokenizing every passage is most of a start at
+        scale); one missing there (an index built in memory) is built here."""
+        models = {}
         for kind in ("text", "ask"):
-            rows = np.array(bm25_rows(index.passages, kind) if use_keys or kind == "text" else [],
-                            dtype=np.int64)
+            rows = np.array(
+                bm25_rows(index.passages, kind) if self.use_keys or kind == "text" else [],
+                dtype=np.int64,
+            )
             bm25 = index.bm25.get(kind) if len(rows) else None
             if bm25 is None:
                 bm25 = build_bm25(archive, index.passages, kind) if len(rows) else None
-            self._bm25[kind] = (bm25, self._row_rule_ix[rows])
-        self.vocabulary = RuleVocabulary(archive, self._canonical, with_keys=use_keys,
-                                         saved=index.record_words)
-        # Each rule's card names, folded: a card named in a question is evidence that the
-        # ruling answers it only when the question is about that card (see `card_about`).
-        self._card_names: dict[str, set[str]] = {}
+            models[kind] = (bm25, self._row_rule_ix[rows])
+        return models
+
+    def _rule_card_names(self, archive: Archive) -> dict[str, set[str]]:
+        """Each rule's card names, folded: a card named in a question is evidence that the
+        ruling answers it only when the question is about that card (see `card_about`)."""
+        out: dict[str, set[str]] = {}
         for rid, rec in archive.records.items():
-            names = self._card_names.setdefault(self._canonical[rid], set())
+            names = out.setdefault(self._canonical[rid], set())
             for card in rec.cards:
-                names.update(fold(n) for n in (card.name, card.label,
-                                                f"{card.of} {card.name}" if card.of else ""))
+                names.update(
+                    fold(n)
+                    for n in (card.name, card.label, f"{card.of} {card.name}" if card.of else "")
+                )
             names.discard("")
-        self._of_game = {game: frozenset(self._canonical[r] for r, rec in archive.records.items()
-                                         if rec.game == game) for game in archive.games}
-        # A question naming no game is about the implied games (Frosthaven, Gloomhaven):
-        # another game's ruling (a FAQ example about Catan) answers only questions naming it.
-        self._implied = frozenset().union(*(self._of_game[g.id] for g in archive.games.values()
-                                            if g.implied))
-        self._of_games: dict[frozenset[str], frozenset[str]] = {}
+        return out
 
     # -- the stages ------------------------------------------------------------------------
-    def analyse(self, question: str, *, game: str | None = None,
-                lang: str | None = None) -> Question:
+    def analyse(
+        self, question: str, *, game: str | None = None, lang: str | None = None
+    ) -> Question:
         """Language, games named, leading label, cards: read once, used by every stage."""
         return self.analyser.analyse(question, game=game, lang=lang)
 
@@ -206,34 +197,22 @@ class Searcher:
         """`allowed` as a boolean array over the rule numbers (cached: a few sets recur)."""
         mask = self._allowed_masks.get(allowed)
         if mask is None:
-            mask = np.fromiter((r in allowed for r in self._rules), dtype=bool, count=len(self._rules))
+            mask = np.fromiter(
+                (r in allowed for r in self._rules), dtype=bool, count=len(self._rules)
+            )
             if len(self._allowed_masks) < 64:
                 self._allowed_masks[allowed] = mask
         return mask
 
-    def _by_rule(self, rule_ix: np.ndarray, scores: np.ndarray, *,
-                 first: bool) -> Mapping[str, float]:
-        """One score per rule from per-row scores: the first row's (rows best first) or the
-        highest; iterated in the order each rule first occurs, as a loop over the rows would."""
-        if not len(rule_ix):
-            return {}
-        # The first row of each rule, found by a scatter (O(rows)) instead of sorting the rows:
-        # a flat index returns every row, tens of thousands at scale.
-        count = len(rule_ix)
-        first_row = np.full(len(self._rules), count, dtype=np.int64)
-        np.minimum.at(first_row, rule_ix, np.arange(count, dtype=np.int64))
-        uniq = np.flatnonzero(first_row < count)
-        first_row = first_row[uniq]
-        if first:
-            values = scores[first_row]
-        else:
-            # The highest per rule: a BM25 signal.
-            best = np.zeros(len(self._rules), dtype=scores.dtype)
-            np.maximum.at(best, rule_ix, scores)
-            values = best[uniq]
-        return RuleScores(self._rules, self._rule_number, uniq, values, first_row)
+    def _by_rule(
+        self, rule_ix: np.ndarray, scores: np.ndarray, *, first: bool
+    ) -> Mapping[str, float]:
+        """One score per rule from per-row scores (see `rulescores.per_rule`)."""
+        return per_rule(self._rules, self._rule_number, rule_ix, scores, first=first)
 
-    def dense(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], ...]:
+    def dense(
+        self, q: Question, allowed: frozenset[str]
+    ) -> tuple[Mapping[str, float], Mapping[str, float], dict[str, float]]:
         """Per rule, from one embedding of the question: the best cosine over its texts, the
         best over its search keys, and its share of the question's KEY_NEIGHBOURS nearest keys
         (a question like the ones a ruling answers finds several of that ruling's keys)."""
@@ -267,10 +246,16 @@ class Searcher:
             votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
         return votes
 
-    def _with_keyless(self, text: Mapping[str, float], keys: Mapping[str, float]) -> Mapping[str, float]:
+    def _with_keyless(
+        self, text: Mapping[str, float], keys: Mapping[str, float]
+    ) -> Mapping[str, float]:
         """`keys`, with each keyless rule that `text` scores given its text score."""
-        if self.use_keys and len(self._keyless_ix) and isinstance(text, RuleScores) and \
-                np.isin(self._keyless_ix, text.rule_numbers(), assume_unique=True).any():
+        if (
+            self.use_keys
+            and len(self._keyless_ix)
+            and isinstance(text, RuleScores)
+            and np.isin(self._keyless_ix, text.rule_numbers(), assume_unique=True).any()
+        ):
             # A keyless rule is matched by its texts in both places: it is not outranked for
             # lacking keys no one has written yet (every record of the curated archive has some,
             # so this rare case is done as a loop over the rules, in their order).
@@ -279,27 +264,37 @@ class Searcher:
                 keys.setdefault(rid, text[rid])
         return keys
 
-    def _every_row(self, scores: np.ndarray, allowed: frozenset[str]
-                   ) -> tuple[Mapping[str, float], Mapping[str, float], dict[str, float]]:
+    def _every_row(
+        self, scores: np.ndarray, allowed: frozenset[str]
+    ) -> tuple[Mapping[str, float], Mapping[str, float], dict[str, float]]:
         """`dense`'s three signals from a flat index's cosines of every row (row order), equal
         to those of its search sorted best first: FAISS lists equal cosines by descending row,
         so a rule's first row there is its best, the highest-numbered among equals."""
+        assert self._row_groups is not None  # only called for a flat index, which has them
         allowed_mask = self._allowed_mask(allowed)
         text = self._row_groups["text"].best_per_rule(scores, allowed_mask)
         if not self.use_keys:
             return text, {}, {}
         key_groups = self._row_groups["ask"]
         keys = key_groups.best_per_rule(scores, allowed_mask)
-        return text, keys, self._votes(self._row_rule_ix[key_groups.nearest(scores, allowed_mask,
-                                                                            KEY_NEIGHBOURS)])
+        return (
+            text,
+            keys,
+            self._votes(
+                self._row_rule_ix[key_groups.nearest(scores, allowed_mask, KEY_NEIGHBOURS)]
+            ),
+        )
 
-    def lexical(self, q: Question, allowed: frozenset[str]) -> tuple[dict[str, float], dict[str, float]]:
+    def lexical(
+        self, q: Question, allowed: frozenset[str]
+    ) -> tuple[Mapping[str, float], Mapping[str, float]]:
         """Best BM25 score per rule over its texts and over its keys, in the asker's language."""
         found = []
         for kind in ("text", "ask"):
             bm25, rules = self._bm25[kind]
-            out: dict[str, float] = {}
+            out: Mapping[str, float] = {}
             if q.tokens and len(rules):
+                assert bm25 is not None  # built (or loaded) for every kind that has rows
                 scores = bm25.get_scores(q.tokens)
                 rows = np.flatnonzero(scores > 0)
                 rule = rules[rows]
@@ -324,8 +319,11 @@ class Searcher:
         bm25, bm25_keys = self.lexical(q, allowed)
         return Signals(text, keys, bm25, bm25_keys, self.card_signal(q, allowed), votes)
 
-    def candidates(self, q: Question, sig: Signals) -> list[Candidate]:
-        """The best few rules of each signal, each with the features the reranker weighs."""
+    def candidates(
+        self, q: Question, sig: Signals, cited: frozenset[str] = frozenset()
+    ) -> list[Candidate]:
+        """The best few rules of each signal, each with the features the reranker weighs;
+        `cited`: the rulings a computation of the question cites (the caller reads it)."""
         pool: list[str] = []
         for scores in sig.all():
             pool += _best(scores, CANDIDATES_PER_SIGNAL)
@@ -337,16 +335,19 @@ class Searcher:
         top_bm25 = _top(sig.bm25) or 1.0
         top_bm25_keys = _top(sig.bm25_keys) or 1.0
         weights = self.vocabulary.question_words(q.tokens, q.lang)
-        cited = (self.cited_by_computation(q.body, q.lang, q.game)
-                 if self.cited_by_computation else frozenset())
         # The rulings of particular cases the computation cites (FAQ answers: not the rulebook's
         # procedure, nor an erratum, which amends the procedure itself), one per edition group.
-        cases = {self.archive.edition_group(r) for r in cited
-                 if r in self.archive.records and self.archive.records[r].kind in CASE_KINDS}
+        cases = {
+            self.archive.edition_group(r)
+            for r in cited
+            if r in self.archive.records and self.archive.records[r].kind in CASE_KINDS
+        }
         # The pool's scores of each signal, looked up at once (one by one, a lookup in arrays
         # costs more than the feature it gives).
         dense, dense_keys, bm25, bm25_keys = (
-            scores_of(scores, pool) for scores in (sig.dense, sig.dense_keys, sig.bm25, sig.bm25_keys))
+            scores_of(scores, pool)
+            for scores in (sig.dense, sig.dense_keys, sig.bm25, sig.bm25_keys)
+        )
         # The rival a candidate must be told apart from: the nearest other rule in meaning.
         nearest = sorted(pool, key=lambda r: (-(dense.get(r, 0.0) + dense_keys.get(r, 0.0)), r))
         out = []
@@ -354,19 +355,28 @@ class Searcher:
             group = self.archive.edition_group(rid)
             rival = next((r for r in nearest if r != rid), None)
             cov = self.vocabulary.coverage(weights, q.lang, rid, rival)
-            out.append((rid, {
-                "dense_text": dense.get(rid, 0.0), "dense_keys": dense_keys.get(rid, 0.0),
-                "dense_text_gap": dense.get(rid, 0.0) - top_text,
-                "dense_keys_gap": dense_keys.get(rid, 0.0) - top_keys,
-                "bm25_text": bm25.get(rid, 0.0) / top_bm25,
-                "bm25_keys": bm25_keys.get(rid, 0.0) / top_bm25_keys,
-                "card": sig.card.get(rid, 0.0) / 100.0, "key_votes": sig.key_votes.get(rid, 0.0),
-                "card_about": self.card_about(q, rid) if rid in sig.card else 0.0,
-                "covered": cov.covered,
-                "distinct": cov.distinct, "unknown": cov.unknown,
-                "game_named": float(self.archive.records[rid].game in q.games_named),
-                "computed_cites": float(not cited.isdisjoint(group)),
-                "computed_case": 1.0 / len(cases) if group in cases else 0.0}))
+            out.append(
+                (
+                    rid,
+                    {
+                        "dense_text": dense.get(rid, 0.0),
+                        "dense_keys": dense_keys.get(rid, 0.0),
+                        "dense_text_gap": dense.get(rid, 0.0) - top_text,
+                        "dense_keys_gap": dense_keys.get(rid, 0.0) - top_keys,
+                        "bm25_text": bm25.get(rid, 0.0) / top_bm25,
+                        "bm25_keys": bm25_keys.get(rid, 0.0) / top_bm25_keys,
+                        "card": sig.card.get(rid, 0.0) / 100.0,
+                        "key_votes": sig.key_votes.get(rid, 0.0),
+                        "card_about": self.card_about(q, rid) if rid in sig.card else 0.0,
+                        "covered": cov.covered,
+                        "distinct": cov.distinct,
+                        "unknown": cov.unknown,
+                        "game_named": float(self.archive.records[rid].game in q.games_named),
+                        "computed_cites": float(not cited.isdisjoint(group)),
+                        "computed_case": 1.0 / len(cases) if group in cases else 0.0,
+                    },
+                )
+            )
         return out
 
     def card_about(self, q: Question, rid: str) -> float:
@@ -383,53 +393,48 @@ class Searcher:
 
     def rerank(self, candidates: list[Candidate]) -> list[tuple[str, float]]:
         """The candidates, best first, with the reranker's probability."""
-        model = self.calibration.rerank
-        scored = [(rid, model.probability(feats)) for rid, feats in candidates]
-        return sorted(scored, key=lambda c: (-c[1], c[0]))
+        return self.calibration.rank(candidates)
 
-    def collapse(self, ranked: list[tuple[str, float]], sig: Signals, lang: str,
-                 k: int) -> list[Hit]:
+    def collapse(
+        self, ranked: list[tuple[str, float]], sig: Signals, lang: str, k: int
+    ) -> list[Hit]:
         """One hit per rule, showing the asker's edition when there is one."""
         hits: list[Hit] = []
-        for rid, score in ranked[:max(k, 2)]:
+        for rid, score in ranked[: max(k, 2)]:
             group = self.archive.edition_group(rid)
             # The asker's edition, else one readable in the asker's language (an imported
             # ruling may have no translation yet while its linked editions do).
-            shown = next((m for m in group if self.archive.records[m].lang == lang), None) or \
-                next((m for m in group if lang in self.archive.records[m].translations), rid)
+            shown = next((m for m in group if self.archive.records[m].lang == lang), None) or next(
+                (m for m in group if lang in self.archive.records[m].translations), rid
+            )
             hits.append(Hit(shown, score, sig.dense.get(rid, 0.0), group))
         return hits
 
-    def decide(self, q: Question, candidates: list[Candidate],
-               ranked: list[tuple[str, float]]) -> tuple[bool, str, dict[str, float]]:
+    def decide(
+        self, q: Question, candidates: list[Candidate], ranked: list[tuple[str, float]]
+    ) -> tuple[bool, str, dict[str, float]]:
         """Whether the best candidate answers the question: (declined, reason, its evidence)."""
-        if q.other_game is not None:
-            return True, OTHER_GAME, {}
-        if not ranked:
-            return True, NOTHING_SHARED, {}
-        feats = dict(next(f for rid, f in candidates if rid == ranked[0][0]))
-        feats["p_top"] = ranked[0][1]
-        feats["p_gap"] = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0.0)
-        if feats["card"] >= CARD_LOOKUP and feats["card_about"] >= CARD_LOOKUP_SHARE:
-            # A card lookup ("item 225", "chiling breth"): the ruling about that card answers,
-            # as GET /v1/rulings?card= would.
-            return False, CARD_NAMED, feats
-        p = self.calibration.answer.probability(feats)
-        feats["p_answer"] = p
-        if p < self.calibration.threshold:
-            return True, NOT_CLOSE, feats
-        return False, ANSWERS, feats
+        return self.calibration.decide(candidates, ranked, other_game=q.other_game is not None)
 
     # -- the whole search ------------------------------------------------------------------
-    def search(self, question: str, *, game: str | None = None, lang: str | None = None,
-               k: int = 3) -> SearchResult:
+    def search(
+        self,
+        question: str,
+        *,
+        game: str | None = None,
+        lang: str | None = None,
+        k: int = 3,
+        cited: frozenset[str] = frozenset(),
+    ) -> SearchResult:
         """The k best rulings for a question, and whether to decline."""
-        return self.search_question(self.analyse(question, game=game, lang=lang), k=k)
+        return self.search_question(self.analyse(question, game=game, lang=lang), k=k, cited=cited)
 
-    def search_question(self, q: Question, *, k: int = 3) -> SearchResult:
-        """Search for an analysed question."""
+    def search_question(
+        self, q: Question, *, k: int = 3, cited: frozenset[str] = frozenset()
+    ) -> SearchResult:
+        """Search for an analysed question; `cited`: the rulings a computation of it cites."""
         sig = self.signals(q)
-        candidates = self.candidates(q, sig)
+        candidates = self.candidates(q, sig, cited)
         ranked = self.rerank(candidates)
         hits = self.collapse(ranked, sig, q.lang, k)
         game = q.game

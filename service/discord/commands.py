@@ -7,28 +7,23 @@ interactions endpoint (``service.interactions``, calling the engine in-process) 
 user's language and the server's default game, and returns a ``Reply`` (an embed within
 Discord's limits, or a short message). No Discord library is imported here.
 """
+
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from service.discord.embeds import (
-    answer_embed,
-    damage_embed,
-    errata_embed,
-    fit_embed,
-    truncate,
-)
+from checker.base import GAMES
+from service.discord.embeds import answer_embed, damage_embed, errata_embed, fit_embed, truncate
 from service.i18n import N_, _
 from service.presentation import LANGUAGE_NAMES
 
 log = logging.getLogger(__name__)
 
-CHOICE_MAX = 100       # an autocomplete choice's name and value
-MAX_CHOICES = 25       # autocomplete choices Discord shows
+CHOICE_MAX = 100  # an autocomplete choice's name and value
+MAX_CHOICES = 25  # autocomplete choices Discord shows
 ANY_GAME = "any"
-CHECK_GAMES = ("frosthaven", "gloomhaven")
 
 
 class ServiceError(Exception):
@@ -58,10 +53,12 @@ REFUSED = N_("That request was not accepted: %(detail)s")
 class Api(Protocol):
     """What the commands need from the rulings service (over HTTP or in-process)."""
 
-    async def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
-                  k: int = 4) -> dict[str, Any]: ...
-    async def rulings_for_card(self, card: str, *, lang: str | None = None,
-                               limit: int = 10) -> dict[str, Any]: ...
+    async def ask(
+        self, question: str, *, game: str | None = None, lang: str | None = None, k: int = 4
+    ) -> dict[str, Any]: ...
+    async def rulings_for_card(
+        self, card: str, *, lang: str | None = None, limit: int = 10
+    ) -> dict[str, Any]: ...
     async def cards(self, typed: str = "") -> list[str]: ...
     async def check(self, name: str, payload: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -107,9 +104,16 @@ def _embed(embed: dict[str, Any], lang: str) -> dict[str, Any]:
     return fit_embed(embed, lang)
 
 
-async def rule_reply(api: Api, question: str, *, game: str | None = None,
-                     default_game: str | None = None, lang: str = "en",
-                     public_url: str | None = None, public: bool = False) -> Reply:
+async def rule_reply(
+    api: Api,
+    question: str,
+    *,
+    game: str | None = None,
+    default_game: str | None = None,
+    lang: str = "en",
+    public_url: str | None = None,
+    public: bool = False,
+) -> Reply:
     """/rule: the ruling that answers the question (labels in `lang`), or the nearest ones."""
     try:
         res = await api.ask(question, game=chosen_game(game, default_game))
@@ -118,8 +122,14 @@ async def rule_reply(api: Api, question: str, *, game: str | None = None,
     return Reply(embed=_embed(answer_embed(res, public_url, lang), lang), ephemeral=not public)
 
 
-async def errata_reply(api: Api, card: str, *, lang: str | None = None,
-                       public_url: str | None = None, public: bool = False) -> Reply:
+async def errata_reply(
+    api: Api,
+    card: str,
+    *,
+    lang: str | None = None,
+    public_url: str | None = None,
+    public: bool = False,
+) -> Reply:
     """/errata: the rulings about a card, translated into the user's language (`lang`: one of
     the archive's, else None: no translation, English labels)."""
     ui = lang or "en"
@@ -130,20 +140,40 @@ async def errata_reply(api: Api, card: str, *, lang: str | None = None,
     return Reply(embed=_embed(errata_embed(card, res, public_url, ui), ui), ephemeral=not public)
 
 
-def damage_payload(*, attack: int, game: str | None = None, default_game: str | None = None,
-                   shield: int = 0, ward: bool = False, brittle: bool = False,
-                   modifiers: str | None = None, hp: int | None = None) -> dict[str, Any]:
+def damage_payload(
+    *,
+    attack: int,
+    game: str | None = None,
+    default_game: str | None = None,
+    shield: int = 0,
+    ward: bool = False,
+    brittle: bool = False,
+    modifiers: str | None = None,
+    hp: int | None = None,
+) -> dict[str, Any]:
     """The damage check's request from the command's options."""
-    chosen = game or (default_game if default_game in CHECK_GAMES else None) or "frosthaven"
-    payload: dict[str, Any] = {"game": chosen, "attack": attack, "shield": shield, "ward": ward,
-                               "brittle": brittle, "modifiers": parse_modifiers(modifiers)}
+    chosen = game or (default_game if default_game in GAMES else None) or GAMES[0]
+    payload: dict[str, Any] = {
+        "game": chosen,
+        "attack": attack,
+        "shield": shield,
+        "ward": ward,
+        "brittle": brittle,
+        "modifiers": parse_modifiers(modifiers),
+    }
     if hp is not None:
         payload["hp"] = hp
     return payload
 
 
-async def damage_reply(api: Api, payload: dict[str, Any], *, lang: str = "en",
-                       public_url: str | None = None, public: bool = False) -> Reply:
+async def damage_reply(
+    api: Api,
+    payload: dict[str, Any],
+    *,
+    lang: str = "en",
+    public_url: str | None = None,
+    public: bool = False,
+) -> Reply:
     """/damage: run the damage check and show each step with its rulings."""
     try:
         res = await api.check("damage", payload)
@@ -162,8 +192,9 @@ async def card_suggestions(api: Api, typed: str) -> list[str]:
     return [n for n in names if len(n) <= CHOICE_MAX][:MAX_CHOICES]
 
 
-def settings_reply(store: Any, guild_id: int | None, game: str, games: dict[str, str],
-                   lang: str = "en") -> Reply:
+def settings_reply(
+    store: Any, guild_id: int | None, game: str, games: dict[str, str], lang: str = "en"
+) -> Reply:
     """/settings game: keep the server's default game (`store`: a ``GuildSettings``)."""
     if guild_id is None:
         return Reply(content=_("Server settings can only be changed in a server.", lang))
@@ -171,7 +202,16 @@ def settings_reply(store: Any, guild_id: int | None, game: str, games: dict[str,
         return Reply(content=_("Unknown game: %(game)s", lang, game=truncate(game, 100)))
     store.set_game(guild_id, None if game == ANY_GAME else game)
     if game == ANY_GAME:
-        return Reply(content=_("This server has no default game now: questions are matched "
-                               "against every game.", lang))
-    return Reply(content=_("Questions asked in this server are now about %(game)s unless they "
-                           "name another game.", lang, game=games[game]))
+        return Reply(
+            content=_(
+                "This server has no default game now: questions are matched against every game.",
+                lang,
+            )
+        )
+    return Reply(
+        content=_(
+            "Questions asked in this server are now about %(game)s unless they name another game.",
+            lang,
+            game=games[game],
+        )
+    )

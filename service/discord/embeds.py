@@ -5,6 +5,7 @@ respects every Discord limit (``fit_embed``). Every label comes from ``service.p
 so the bot shows a ruling exactly as the page and the CLI do, in the language each function is
 given (the Discord user's; English by default).
 """
+
 from __future__ import annotations
 
 import copy
@@ -23,10 +24,23 @@ from service.presentation import (
 
 ELLIPSIS = "…"
 # https://discord.com/developers/docs/resources/message#embed-object-embed-limits
-LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024,
-          "fields": 25, "footer": 2048, "author": 256, "total": 6000}
-KIND_COLORS = {"rulebook": 0x2F6F4F, "erratum": 0xA33B2B, "clarification": 0x1D5FA8,
-               "edge case": 0x7A4FA3, "example": 0x6B6B2A}
+LIMITS = {
+    "title": 256,
+    "description": 4096,
+    "field_name": 256,
+    "field_value": 1024,
+    "fields": 25,
+    "footer": 2048,
+    "author": 256,
+    "total": 6000,
+}
+KIND_COLORS = {
+    "rulebook": 0x2F6F4F,
+    "erratum": 0xA33B2B,
+    "clarification": 0x1D5FA8,
+    "edge case": 0x7A4FA3,
+    "example": 0x6B6B2A,
+}
 DECLINED_COLOR, CHECK_COLOR = 0xB08900, 0x1F3A5F
 
 
@@ -35,7 +49,7 @@ def truncate(text: str | None, limit: int) -> str:
     text = text or ""
     if len(text) <= limit:
         return text
-    return text[:max(limit - 1, 0)].rstrip() + ELLIPSIS if limit > 0 else ""
+    return text[: max(limit - 1, 0)].rstrip() + ELLIPSIS if limit > 0 else ""
 
 
 def permalink(public_url: str | None, record_id: str, lang: str | None = None) -> str | None:
@@ -55,9 +69,13 @@ def ruling_ref(record_id: str, public_url: str | None, label: str | None = None)
 # -- limits ---------------------------------------------------------------------------------
 def embed_length(embed: dict[str, Any]) -> int:
     """The characters Discord counts toward the 6000 total."""
-    return (len(embed.get("title", "")) + len(embed.get("description", ""))
-            + len(embed.get("footer", {}).get("text", "")) + len(embed.get("author", {}).get("name", ""))
-            + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", [])))
+    return (
+        len(embed.get("title", ""))
+        + len(embed.get("description", ""))
+        + len(embed.get("footer", {}).get("text", ""))
+        + len(embed.get("author", {}).get("name", ""))
+        + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
+    )
 
 
 def fit_embed(embed: dict[str, Any], lang: str = "en") -> dict[str, Any]:
@@ -69,49 +87,81 @@ def fit_embed(embed: dict[str, Any], lang: str = "en") -> dict[str, Any]:
         out["description"] = truncate(out["description"], LIMITS["description"])
     if "author" in out:
         out["author"]["name"] = truncate(out["author"].get("name"), LIMITS["author"])
-    fields = [{"name": truncate(f["name"], LIMITS["field_name"]) or "\u200b",
-               "value": truncate(f["value"], LIMITS["field_value"]) or "\u200b",
-               "inline": bool(f.get("inline", False))} for f in out.get("fields", [])]
+    fields = [
+        {
+            "name": truncate(f["name"], LIMITS["field_name"]) or "\u200b",
+            "value": truncate(f["value"], LIMITS["field_value"]) or "\u200b",
+            "inline": bool(f.get("inline", False)),
+        }
+        for f in out.get("fields", [])
+    ]
     dropped = max(len(fields) - LIMITS["fields"], 0)
-    fields = fields[:LIMITS["fields"]]
+    fields = fields[: LIMITS["fields"]]
     footer = out.get("footer", {}).get("text", "")
     out["fields"] = fields
-    while embed_length(_with_footer(out, footer, dropped, lang)) > LIMITS["total"] and out["fields"]:
+    while (
+        embed_length(_with_footer(out, footer, dropped, lang)) > LIMITS["total"] and out["fields"]
+    ):
         out["fields"].pop()
         dropped += 1
     out = _with_footer(out, footer, dropped, lang)
     excess = embed_length(out) - LIMITS["total"]
     if excess > 0:
-        out["description"] = truncate(out.get("description", ""), len(out.get("description", "")) - excess)
+        out["description"] = truncate(
+            out.get("description", ""), len(out.get("description", "")) - excess
+        )
     if not out["fields"]:
         del out["fields"]
     return out
 
 
 def _with_footer(embed: dict[str, Any], footer: str, dropped: int, lang: str) -> dict[str, Any]:
-    more = ngettext("%(n)d more not shown", "%(n)d more not shown", dropped, lang) if dropped else ""
+    more = (
+        ngettext("%(n)d more not shown", "%(n)d more not shown", dropped, lang) if dropped else ""
+    )
     text = " · ".join(part for part in (footer, more) if part)
     if not text:
         return embed
-    return {**embed, "footer": {**embed.get("footer", {}), "text": truncate(text, LIMITS["footer"])}}
+    return {
+        **embed,
+        "footer": {**embed.get("footer", {}), "text": truncate(text, LIMITS["footer"])},
+    }
 
 
-def ruling_embed(r: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
+def ruling_embed(
+    r: dict[str, Any], public_url: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """One ruling: original text, the labelled translation, cards, citation, permalink."""
     tr = r.get("translation")
     description = r["text"]
     if r.get("context"):
-        description = f"*{context_label(r.get('context_label'), lang)}: {r['context']}*\n\n{description}"
+        description = (
+            f"*{context_label(r.get('context_label'), lang)}: {r['context']}*\n\n{description}"
+        )
     fields: list[dict[str, Any]] = []
     if tr:
         value = (f"**{tr['title']}**\n" if tr.get("title") else "") + tr["text"]
         label = tr["label"] if lang == "en" else translation_label(tr.get("edition_of"), lang)
-        fields.append({"name": _("Translation (%(language)s): %(label)s", lang,
-                                 language=language_name(tr["lang"]), label=label), "value": value})
+        fields.append(
+            {
+                "name": _(
+                    "Translation (%(language)s): %(label)s",
+                    lang,
+                    language=language_name(tr["lang"]),
+                    label=label,
+                ),
+                "value": value,
+            }
+        )
     fields.append({"name": _("Source", lang), "value": citation_label(r["citation"], lang) or "—"})
     if r.get("cards"):
-        fields.append({"name": _("About", lang), "value": ", ".join(c["label"] for c in r["cards"]),
-                       "inline": True})
+        fields.append(
+            {
+                "name": _("About", lang),
+                "value": ", ".join(c["label"] for c in r["cards"]),
+                "inline": True,
+            }
+        )
     original = _("original in %(language)s", lang, language=language_name(r["lang"]))
     embed: dict[str, Any] = {
         "title": f"{kind_label(r['kind'], lang)}: {display_title(r, lang)}",
@@ -135,29 +185,45 @@ def match_line(m: dict[str, Any], public_url: str | None, lang: str = "en") -> s
 
 def step_line(i: int, step: dict[str, Any], public_url: str | None, lang: str) -> str:
     """One checker step: its action, value and the rulings it applies (or that none does)."""
-    cites = (", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
-             if step["rulings"] else "*" + _("no ruling in the archive", lang) + "*")
+    cites = (
+        ", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
+        if step["rulings"]
+        else "*" + _("no ruling in the archive", lang) + "*"
+    )
     return f"{i}. {step['action']} → **{_value(step['value'])}** · {cites}"
 
 
-def computed_field(computed: dict[str, Any], public_url: str | None = None,
-                   lang: str = "en") -> dict[str, Any]:
+def computed_field(
+    computed: dict[str, Any], public_url: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """The computed answer of an ask as an embed field: the sentence, then the cited steps,
     or what the question leaves out (the steps' own text is the checker's, in English)."""
-    name = _("Computed from your question (%(check)s)", lang,
-             check=_(CHECK_LABELS.get(computed["check"], computed["check"]), lang))
+    name = _(
+        "Computed from your question (%(check)s)",
+        lang,
+        check=_(CHECK_LABELS.get(computed["check"], computed["check"]), lang),
+    )
     lines = [f"**{computed['summary']}**"]
     if computed["missing"]:
-        lines.append(_("Not in the question: %(fields)s. Nothing is guessed.", lang,
-                       fields=", ".join(computed["missing"])))
+        lines.append(
+            _(
+                "Not in the question: %(fields)s. Nothing is guessed.",
+                lang,
+                fields=", ".join(computed["missing"]),
+            )
+        )
     if computed.get("result"):
-        lines += [step_line(i, step, public_url, lang)
-                  for i, step in enumerate(computed["result"]["steps"], 1)]
+        lines += [
+            step_line(i, step, public_url, lang)
+            for i, step in enumerate(computed["result"]["steps"], 1)
+        ]
     lines += [f"*{note}*" for note in computed.get("notes", [])]
     return {"name": name, "value": "\n".join(lines)}
 
 
-def answer_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
+def answer_embed(
+    res: dict[str, Any], public_url: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """The answer to /v1/ask: the computed answer first when there is one, then the ruling
     plus related ones, or the declined state."""
     embed = _ruling_or_declined(res, public_url, lang)
@@ -172,29 +238,53 @@ def _ruling_or_declined(res: dict[str, Any], public_url: str | None, lang: str) 
     embed = ruling_embed(res["answer"], public_url, lang)
     others = [m for m in res["matches"] if m["id"] != res["answer"]["id"]]
     if others:
-        embed["fields"].append({"name": _("Related rulings", lang),
-                                "value": "\n".join(match_line(m, public_url, lang) for m in others)})
+        embed["fields"].append(
+            {
+                "name": _("Related rulings", lang),
+                "value": "\n".join(match_line(m, public_url, lang) for m in others),
+            }
+        )
     return embed
 
 
-def declined_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
+def declined_embed(
+    res: dict[str, Any], public_url: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """No ruling answers the question: say so, and list the nearest ones."""
     reason = f" ({_(res['reason'], lang)})" if res.get("reason") else ""
-    text = _("Nothing in the archive answers “%(question)s” closely enough", lang,
-             question=res["question"]) + f"{reason}."
-    embed: dict[str, Any] = {"title": _("No ruling answers this question", lang), "description": text,
-                             "color": DECLINED_COLOR, "fields": []}
+    text = (
+        _(
+            "Nothing in the archive answers “%(question)s” closely enough",
+            lang,
+            question=res["question"],
+        )
+        + f"{reason}."
+    )
+    embed: dict[str, Any] = {
+        "title": _("No ruling answers this question", lang),
+        "description": text,
+        "color": DECLINED_COLOR,
+        "fields": [],
+    }
     if res.get("matches"):
-        embed["fields"].append({"name": _("Nearest rulings", lang), "value": "\n".join(
-            match_line(m, public_url, lang) for m in res["matches"])})
+        embed["fields"].append(
+            {
+                "name": _("Nearest rulings", lang),
+                "value": "\n".join(match_line(m, public_url, lang) for m in res["matches"]),
+            }
+        )
     return embed
 
 
-def errata_embed(card: str, res: dict[str, Any], public_url: str | None = None,
-                 lang: str = "en") -> dict[str, Any]:
+def errata_embed(
+    card: str, res: dict[str, Any], public_url: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """The rulings about a card: one field per ruling (original, translation, source)."""
-    embed: dict[str, Any] = {"title": _("Rulings about “%(card)s”", lang, card=card),
-                             "color": KIND_COLORS["erratum"], "fields": []}
+    embed: dict[str, Any] = {
+        "title": _("Rulings about “%(card)s”", lang, card=card),
+        "color": KIND_COLORS["erratum"],
+        "fields": [],
+    }
     if not res["results"]:
         embed["description"] = _("No ruling is about that card.", lang)
         return embed
@@ -205,9 +295,15 @@ def errata_embed(card: str, res: dict[str, Any], public_url: str | None = None,
         if tr:
             label = _("Translation (%(language)s):", lang, language=language_name(tr["lang"]))
             parts.append(f"*{label}* {truncate(tr['text'], 300)}")
-        parts.append(f"— {truncate(citation_label(r['citation'], lang), 150)} · {ruling_ref(r['id'], public_url)}")
-        embed["fields"].append({"name": f"{kind_label(r['kind'], lang)}: {display_title(r, lang)}",
-                                "value": "\n".join(parts)})
+        parts.append(
+            f"— {truncate(citation_label(r['citation'], lang), 150)} · {ruling_ref(r['id'], public_url)}"
+        )
+        embed["fields"].append(
+            {
+                "name": f"{kind_label(r['kind'], lang)}: {display_title(r, lang)}",
+                "value": "\n".join(parts),
+            }
+        )
     return embed
 
 
@@ -215,23 +311,41 @@ def _value(value: Any) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-DAMAGE_FLAGS = (("ward_removed", N_("Ward removed")), ("brittle_removed", N_("Brittle removed")),
-                ("negated", N_("negated by losing a card")))
+DAMAGE_FLAGS = (
+    ("ward_removed", N_("Ward removed")),
+    ("brittle_removed", N_("Brittle removed")),
+    ("negated", N_("negated by losing a card")),
+)
 
 
-def damage_embed(res: dict[str, Any], public_url: str | None = None, lang: str = "en") -> dict[str, Any]:
+def damage_embed(
+    res: dict[str, Any], public_url: str | None = None, lang: str = "en"
+) -> dict[str, Any]:
     """The damage check: the result, then one field per step with its rulings or a note.
 
     The steps' own text comes from the rules checker, in English."""
     flags = [_(text, lang) for key, text in DAMAGE_FLAGS if res.get(key)]
     description = _("Would suffer **%(damage)s**", lang, damage=res["would_suffer"]) + "".join(
-        f" · {f}" for f in flags)
+        f" · {f}" for f in flags
+    )
     fields = []
     for i, step in enumerate(res["steps"], 1):
-        cites = (", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
-                 if step["rulings"] else "*" + _("no ruling in the archive", lang) + "*")
+        cites = (
+            ", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
+            if step["rulings"]
+            else "*" + _("no ruling in the archive", lang) + "*"
+        )
         note = f"\n{step['note']}" if step.get("note") else ""
-        fields.append({"name": f"{i}. {step['action']}", "value": f"→ **{_value(step['value'])}** · {cites}{note}"})
-    return {"title": _("Damage suffered: %(damage)s", lang, damage=res["damage"]),
-            "description": description, "color": CHECK_COLOR, "fields": fields,
-            "footer": {"text": f"{res['game']} · " + _("rules checker", lang)}}
+        fields.append(
+            {
+                "name": f"{i}. {step['action']}",
+                "value": f"→ **{_value(step['value'])}** · {cites}{note}",
+            }
+        )
+    return {
+        "title": _("Damage suffered: %(damage)s", lang, damage=res["damage"]),
+        "description": description,
+        "color": CHECK_COLOR,
+        "fields": fields,
+        "footer": {"text": f"{res['game']} · " + _("rules checker", lang)},
+    }

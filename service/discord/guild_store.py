@@ -5,6 +5,7 @@ on first write; each write is one transaction, so a crash leaves the previous va
 one, never half of either. Reading a store that does not exist yet answers "no setting"
 without creating it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,8 +45,9 @@ class GuildSettings:
             return None
         try:
             with closing(self._connect()) as con:
-                row = con.execute("SELECT game FROM guild_settings WHERE guild_id = ?",
-                                  (int(guild_id),)).fetchone()
+                row = con.execute(
+                    "SELECT game FROM guild_settings WHERE guild_id = ?", (int(guild_id),)
+                ).fetchone()
         except sqlite3.Error as exc:  # a question must still be answered without the default
             log.warning("could not read the bot's settings at %s: %s", self.path, exc)
             return None
@@ -58,9 +60,12 @@ class GuildSettings:
             con.execute("BEGIN IMMEDIATE")
             try:
                 con.execute(SCHEMA)
-                con.execute("INSERT INTO guild_settings (guild_id, game) VALUES (?, ?) "
-                            "ON CONFLICT(guild_id) DO UPDATE SET game = excluded.game, "
-                            "updated_at = excluded.updated_at", (int(guild_id), game))
+                con.execute(
+                    "INSERT INTO guild_settings (guild_id, game) VALUES (?, ?) "
+                    "ON CONFLICT(guild_id) DO UPDATE SET game = excluded.game, "
+                    "updated_at = excluded.updated_at",
+                    (int(guild_id), game),
+                )
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")

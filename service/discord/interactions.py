@@ -15,16 +15,18 @@ timestamp more than five minutes from now, a 401; a signed body that is not an i
     sent later to the interaction's webhook;
   - the ``/errata`` card autocomplete (type 4) -> choices (type 8).
 """
+
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 from flask import Blueprint, current_app, jsonify, request
@@ -39,15 +41,14 @@ from service.discord.commands import FAILED, REFUSED, Reply, ServiceError
 from service.discord.guild_store import GuildSettings
 from service.http import models as m
 from service.http.context import MAX_BODY, HttpError, error_response, get_engine
-from service.http.routes import suggest_cards
 from service.i18n import _
 
 log = logging.getLogger(__name__)
 
 interactions = Blueprint("interactions", __name__)
 
-MAX_SKEW = 300          # seconds a signed timestamp may be from now
-REPLY_WITHIN = 2.0      # seconds before the answer is deferred (Discord waits 3)
+MAX_SKEW = 300  # seconds a signed timestamp may be from now
+REPLY_WITHIN = 2.0  # seconds before the answer is deferred (Discord waits 3)
 DISCORD_API = "https://discord.com/api/v10"
 PING, COMMAND, AUTOCOMPLETE = 1, 2, 4
 PONG, MESSAGE, DEFERRED, CHOICES = 1, 4, 5, 8
@@ -103,11 +104,15 @@ def _interaction(body: bytes) -> dict[str, Any]:
         raise HttpError(400, "bad_request", "the body is not JSON") from None
     if not isinstance(data, dict) or data.get("type") not in (PING, COMMAND, AUTOCOMPLETE):
         raise HttpError(400, "bad_request", "not a Discord interaction of type 1, 2 or 4")
-    if data["type"] != PING and not (isinstance(data.get("data"), dict)
-                                     and isinstance(data["data"].get("name"), str)
-                                     and isinstance(data.get("token"), str)
-                                     and isinstance(data.get("application_id"), str)):
-        raise HttpError(400, "bad_request", "the interaction lacks its command, token or application id")
+    if data["type"] != PING and not (
+        isinstance(data.get("data"), dict)
+        and isinstance(data["data"].get("name"), str)
+        and isinstance(data.get("token"), str)
+        and isinstance(data.get("application_id"), str)
+    ):
+        raise HttpError(
+            400, "bad_request", "the interaction lacks its command, token or application id"
+        )
     return data
 
 
@@ -128,8 +133,8 @@ def discord_interaction():
     problem = _signature_problem(key, body)
     if problem:
         return _unauthorized(problem)
-    # From here on the request is Discord's. The per-client rate limit on the API (issue 13.3)
-    # must exempt these signed requests: Discord sends every player's commands from a few of
+    # From here on the request is Discord's. The per-client rate limit on the API
+    # (service/http/limits.py) must exempt these signed requests: Discord sends every player's commands from a few of
     # its own addresses, so limiting them as one client would throttle whole servers.
     data = _interaction(body)
     if data["type"] == PING:
@@ -156,22 +161,36 @@ class EngineApi:
                 raise ServiceError(FAILED) from None
             raise ServiceError(REFUSED, exc.message) from None
 
-    async def ask(self, question: str, *, game: str | None = None, lang: str | None = None,
-                  k: int = 4) -> dict[str, Any]:
+    async def ask(
+        self, question: str, *, game: str | None = None, lang: str | None = None, k: int = 4
+    ) -> dict[str, Any]:
         def answer() -> dict[str, Any]:
-            body = m.validated(m.AskBody, {"question": question, "k": k,
-                                           **({"game": game} if game else {}), **({"lang": lang} if lang else {})})
+            body = m.validated(
+                m.AskBody,
+                {
+                    "question": question,
+                    "k": k,
+                    **({"game": game} if game else {}),
+                    **({"lang": lang} if lang else {}),
+                },
+            )
             return self.engine.ask(body.question, game=body.game, lang=body.lang, k=body.k)
+
         return self._call(answer)
 
-    async def rulings_for_card(self, card: str, *, lang: str | None = None, limit: int = 10) -> dict[str, Any]:
+    async def rulings_for_card(
+        self, card: str, *, lang: str | None = None, limit: int = 10
+    ) -> dict[str, Any]:
         def find() -> dict[str, Any]:
-            query = m.validated(m.RulingsQuery, {"card": card, "limit": limit, **({"lang": lang} if lang else {})})
+            query = m.validated(
+                m.RulingsQuery, {"card": card, "limit": limit, **({"lang": lang} if lang else {})}
+            )
             return self.engine.find(card=query.card, lang=query.lang or None, limit=query.limit)
+
         return self._call(find)
 
     async def cards(self, typed: str = "") -> list[str]:
-        return suggest_cards(self.engine, typed[:m.MAX_CARD])
+        return self.engine.suggest_cards(typed[: m.MAX_CARD])
 
     async def check(self, name: str, payload: dict[str, Any]) -> dict[str, Any]:
         return self._call(lambda: run_check(name, payload))
@@ -182,7 +201,11 @@ def _options(data: dict[str, Any]) -> dict[str, Any]:
     options = data.get("options") or []
     if options and isinstance(options[0], dict) and options[0].get("type") == 1:  # a subcommand
         options = options[0].get("options") or []
-    return {o["name"]: o.get("value") for o in options if isinstance(o, dict) and isinstance(o.get("name"), str)}
+    return {
+        o["name"]: o.get("value")
+        for o in options
+        if isinstance(o, dict) and isinstance(o.get("name"), str)
+    }
 
 
 def _typed(options: dict[str, Any], name: str, kind: type, default: Any = None) -> Any:
@@ -196,7 +219,9 @@ def _choices(data: dict[str, Any]) -> list[dict[str, str]]:
     """The /errata card suggestions for what the user has typed (the focused option)."""
     options = data["data"].get("options") or []
     typed = next((o.get("value") for o in options if isinstance(o, dict) and o.get("focused")), "")
-    names = asyncio.run(dc.card_suggestions(EngineApi(get_engine()), typed if isinstance(typed, str) else ""))
+    names = asyncio.run(
+        dc.card_suggestions(EngineApi(get_engine()), typed if isinstance(typed, str) else "")
+    )
     return [{"name": n, "value": n} for n in names]
 
 
@@ -211,7 +236,11 @@ def _guild_id(data: dict[str, Any]) -> int | None:
 
 def _may_manage(data: dict[str, Any]) -> bool:
     perms = (data.get("member") or {}).get("permissions")
-    return isinstance(perms, str) and perms.isdigit() and bool(int(perms) & (MANAGE_GUILD | ADMINISTRATOR))
+    return (
+        isinstance(perms, str)
+        and perms.isdigit()
+        and bool(int(perms) & (MANAGE_GUILD | ADMINISTRATOR))
+    )
 
 
 def _reply_job(data: dict[str, Any], engine: Any, public_url: str | None) -> Callable[[], Reply]:
@@ -220,25 +249,50 @@ def _reply_job(data: dict[str, Any], engine: Any, public_url: str | None) -> Cal
     ui, public = lang or "en", _typed(options, "public", bool, False)
     api, store, guild = EngineApi(engine), GuildSettings(), _guild_id(data)
     if name == "rule":
-        return lambda: asyncio.run(dc.rule_reply(
-            api, _typed(options, "question", str, ""), game=_typed(options, "game", str),
-            default_game=store.get_game(guild), lang=ui, public_url=public_url, public=public))
+        return lambda: asyncio.run(
+            dc.rule_reply(
+                api,
+                _typed(options, "question", str, ""),
+                game=_typed(options, "game", str),
+                default_game=store.get_game(guild),
+                lang=ui,
+                public_url=public_url,
+                public=public,
+            )
+        )
     if name == "errata":
-        return lambda: asyncio.run(dc.errata_reply(api, _typed(options, "card", str, ""), lang=lang,
-                                                   public_url=public_url, public=public))
+        return lambda: asyncio.run(
+            dc.errata_reply(
+                api,
+                _typed(options, "card", str, ""),
+                lang=lang,
+                public_url=public_url,
+                public=public,
+            )
+        )
     if name == "damage":
+
         def damage() -> Reply:
             payload = dc.damage_payload(
-                attack=_typed(options, "attack", int, 0), game=_typed(options, "game", str),
-                default_game=store.get_game(guild), shield=_typed(options, "shield", int, 0),
-                ward=_typed(options, "ward", bool, False), brittle=_typed(options, "brittle", bool, False),
-                modifiers=_typed(options, "modifiers", str), hp=_typed(options, "hp", int))
-            return asyncio.run(dc.damage_reply(api, payload, lang=ui, public_url=public_url, public=public))
+                attack=_typed(options, "attack", int, 0),
+                game=_typed(options, "game", str),
+                default_game=store.get_game(guild),
+                shield=_typed(options, "shield", int, 0),
+                ward=_typed(options, "ward", bool, False),
+                brittle=_typed(options, "brittle", bool, False),
+                modifiers=_typed(options, "modifiers", str),
+                hp=_typed(options, "hp", int),
+            )
+            return asyncio.run(
+                dc.damage_reply(api, payload, lang=ui, public_url=public_url, public=public)
+            )
+
         return damage
     if name == "settings":
         if not _may_manage(data):
-            return lambda: Reply(content=_("Only members who can manage this server can change "
-                                           "its settings.", ui))
+            return lambda: Reply(
+                content=_("Only members who can manage this server can change its settings.", ui)
+            )
         games = {g["id"]: g["name"] for g in engine.games()["games"]}
         return lambda: dc.settings_reply(store, guild, _typed(options, "game", str, ""), games, ui)
     return lambda: Reply(content=_("This command is not known here.", ui))
@@ -254,8 +308,9 @@ def _command(data: dict[str, Any]):
     except FutureTimeout:
         pass
     public = _typed(_options(data["data"]), "public", bool, False)
-    webhook = (current_app.config.get("DISCORD_API_URL") or DISCORD_API).rstrip("/") + \
-        f"/webhooks/{data['application_id']}/{data['token']}/messages/@original"
+    webhook = (current_app.config.get("DISCORD_API_URL") or DISCORD_API).rstrip(
+        "/"
+    ) + f"/webhooks/{data['application_id']}/{data['token']}/messages/@original"
     transport = current_app.config.get("DISCORD_TRANSPORT")  # tests: httpx.MockTransport
     future.add_done_callback(lambda done: _follow_up(webhook, done, transport))
     return jsonify({"type": DEFERRED, "data": {} if public else {"flags": EPHEMERAL}})
@@ -273,6 +328,8 @@ def _follow_up(webhook: str, done: Future, transport: httpx.BaseTransport | None
         with httpx.Client(timeout=15, transport=transport) as http:
             response = http.patch(webhook, json=message)
         if response.status_code >= 400:
-            log.warning("Discord refused a follow-up: %s %s", response.status_code, response.text[:200])
+            log.warning(
+                "Discord refused a follow-up: %s %s", response.status_code, response.text[:200]
+            )
     except httpx.HTTPError as exc:
         log.warning("could not send a follow-up to Discord: %s", exc)

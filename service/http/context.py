@@ -1,17 +1,22 @@
 """What every HTTP handler shares, flaskr-style: the engine through one accessor (``get_engine``),
 the request's JSON body and query, and the error response shape ``{"error": {"code", "message"}}``.
 """
+
 from __future__ import annotations
 
 import json
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import current_app, jsonify, request
 
 from indexer.errors import RulingsError
 from service.engine import Engine, EngineConfig
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from werkzeug.local import LocalProxy
 
 MAX_BODY = 64 * 1024
 _engine_lock = threading.Lock()
@@ -26,7 +31,8 @@ class HttpError(RulingsError):
 
 def get_engine() -> Engine:
     """The app's engine, loaded on first use (thread-safe) and kept for the process."""
-    app = current_app._get_current_object()
+    # current_app is a proxy (flask types it as the app): the app behind it, kept by reference.
+    app = cast("LocalProxy[Flask]", current_app)._get_current_object()
     engine = app.extensions.get("rulings_engine")
     if engine is None:
         with _engine_lock:
@@ -34,11 +40,17 @@ def get_engine() -> Engine:
             if engine is None:
                 cfg = app.config
                 settings = EngineConfig(
-                    **{k: v for k, v in {
-                        "archive_dir": Path(cfg["ARCHIVE_DIR"]) if cfg["ARCHIVE_DIR"] else None,
-                        "index_dir": Path(cfg["INDEX_DIR"]) if cfg["INDEX_DIR"] else None,
-                        "model": cfg["MODEL"]}.items() if v is not None},
-                    rebuild=bool(cfg["REBUILD_INDEX"]))
+                    **{
+                        k: v
+                        for k, v in {
+                            "archive_dir": Path(cfg["ARCHIVE_DIR"]) if cfg["ARCHIVE_DIR"] else None,
+                            "index_dir": Path(cfg["INDEX_DIR"]) if cfg["INDEX_DIR"] else None,
+                            "model": cfg["MODEL"],
+                        }.items()
+                        if v is not None
+                    },
+                    rebuild=bool(cfg["REBUILD_INDEX"]),
+                )
                 engine = Engine(settings)
                 app.extensions["rulings_engine"] = engine
     return engine
@@ -56,15 +68,20 @@ def json_body() -> dict[str, Any]:
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise HttpError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
     if not request.is_json:
-        raise HttpError(415, "unsupported_media_type", "the request body must be JSON "
-                       "(Content-Type: application/json)")
+        raise HttpError(
+            415,
+            "unsupported_media_type",
+            "the request body must be JSON (Content-Type: application/json)",
+        )
     raw = request.get_data(cache=True)
     if len(raw) > MAX_BODY:
         raise HttpError(413, "payload_too_large", f"request body is over {MAX_BODY // 1024} KiB")
     try:
         body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise HttpError(400, "bad_request", f"the request body is not valid JSON: {exc}".splitlines()[0]) from None
+        raise HttpError(
+            400, "bad_request", f"the request body is not valid JSON: {exc}".splitlines()[0]
+        ) from None
     if not isinstance(body, dict):
         raise HttpError(422, "invalid_request", "the request body must be a JSON object")
     return body

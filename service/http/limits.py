@@ -22,6 +22,7 @@ client can get up to N times the limit. A Redis URL (``RULINGS_RATE_LIMIT_STORAG
 them between every worker and replica. If Redis is unreachable, requests are served (counted in
 memory meanwhile) rather than refused: the limit is politeness, not security.
 """
+
 from __future__ import annotations
 
 import hmac
@@ -46,11 +47,19 @@ def install_cors(app: Flask, settings: Settings) -> None:
     if not origins:
         return
     from flask_cors import CORS
+
     methods = sorted({*settings.cors_method_list, "HEAD", "OPTIONS"})
     # No credentials: the API has no cookies. Retry-After is exposed so a page can back off.
     anyone = "*" in origins
-    CORS(app, resources={r"/v1/*": {"origins": "*" if anyone else origins}}, send_wildcard=anyone,
-         methods=methods, expose_headers=["Retry-After"], max_age=600, supports_credentials=False)
+    CORS(
+        app,
+        resources={r"/v1/*": {"origins": "*" if anyone else origins}},
+        send_wildcard=anyone,
+        methods=methods,
+        expose_headers=["Retry-After"],
+        max_age=600,
+        supports_credentials=False,
+    )
 
 
 def install_rate_limit(app: Flask, settings: Settings):
@@ -58,7 +67,11 @@ def install_rate_limit(app: Flask, settings: Settings):
     are one SettingsError line at start."""
     if settings.proxy_hops:
         from werkzeug.middleware.proxy_fix import ProxyFix
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops, x_proto=settings.proxy_hops)
+
+        # Flask's documented way to wrap the app in middleware; its types declare a method.
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=settings.proxy_hops, x_proto=settings.proxy_hops
+        )
     window = settings.burst_window
     if window is None:
         return None
@@ -70,8 +83,9 @@ def install_rate_limit(app: Flask, settings: Settings):
     try:  # the storage's own check (scheme, its client library) before serving
         storage_from_string(settings.rate_limit_storage)
     except ConfigurationError as exc:
-        raise SettingsError(f"RULINGS_RATE_LIMIT_STORAGE={settings.rate_limit_storage!r}: {exc}"
-                            .splitlines()[0]) from None
+        raise SettingsError(
+            f"RULINGS_RATE_LIMIT_STORAGE={settings.rate_limit_storage!r}: {exc}".splitlines()[0]
+        ) from None
     burst, seconds = window
     api_key = settings.secret("api_key")
     networks = settings.exempt_networks
@@ -89,18 +103,30 @@ def install_rate_limit(app: Flask, settings: Settings):
     def refused(limit: RequestLimit):
         # When the oldest request of the window leaves it (reset_at rounds up a further second).
         wait = max(1, math.ceil(limit.window.reset_time - time.time()))
-        response = jsonify({"error": {"code": "rate_limited", "message":
-                                      f"too many requests: at most {burst} in {seconds} s per "
-                                      f"client; retry in {wait} s"}})
+        response = jsonify(
+            {
+                "error": {
+                    "code": "rate_limited",
+                    "message": f"too many requests: at most {burst} in {seconds} s per client; retry in {wait} s",
+                }
+            }
+        )
         response.status_code = 429
         response.headers["Retry-After"] = str(wait)
         return response
 
-    limiter = Limiter(key_func=lambda: request.remote_addr or "unknown", app=app,
-                      application_limits=[f"{burst} per {seconds} seconds"],
-                      strategy="moving-window", storage_uri=settings.rate_limit_storage,
-                      headers_enabled=False, on_breach=refused, swallow_errors=True,
-                      in_memory_fallback_enabled=True, key_prefix="rulings")
+    limiter = Limiter(
+        key_func=lambda: request.remote_addr or "unknown",
+        app=app,
+        application_limits=[f"{burst} per {seconds} seconds"],
+        strategy="moving-window",
+        storage_uri=settings.rate_limit_storage,
+        headers_enabled=False,
+        on_breach=refused,
+        swallow_errors=True,
+        in_memory_fallback_enabled=True,
+        key_prefix="rulings",
+    )
     limiter.request_filter(exempt)
 
     @app.errorhandler(RateLimitExceeded)

@@ -11,6 +11,7 @@ anything imports prometheus_client, so every worker writes its counts there and 
 each worker reports only its own requests. The index gauges are read at scrape time from the
 answering worker's engine (every worker switches to a rebuilt index within seconds).
 """
+
 from __future__ import annotations
 
 import logging
@@ -19,8 +20,9 @@ import shutil
 import tempfile
 import time
 from calendar import timegm
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, request
 
@@ -60,6 +62,7 @@ def remove_multiprocess(folder: Path, made: bool) -> None:
 def multiprocess_mode() -> bool:
     """Whether prometheus_client chose its multiprocess mode (it does so once, at import)."""
     from prometheus_client import values
+
     return bool(getattr(values.ValueClass, "_multiprocess", False))
 
 
@@ -67,6 +70,7 @@ def worker_gone(pid: int) -> None:
     """gunicorn's child_exit hook: a dead worker's live gauges stop counting."""
     if multiprocess_mode():
         from prometheus_client import multiprocess
+
         multiprocess.mark_process_dead(pid)
 
 
@@ -75,15 +79,26 @@ class _Metrics:
 
     def __init__(self) -> None:
         from prometheus_client import Counter, Histogram
-        self.requests = Counter("rulings_http_requests", "HTTP requests answered, by route and status",
-                                ["method", "route", "status"])
-        self.latency = Histogram("rulings_http_request_duration_seconds",
-                                 "Time to answer an HTTP request, by route", ["method", "route"],
-                                 buckets=BUCKETS)
-        self.asks = Counter("rulings_asks", "Questions asked over HTTP, by outcome (answered, declined)",
-                            ["outcome"])
-        self.computed = Counter("rulings_computed_answers",
-                                "Answers the rules checker computed, by check", ["check"])
+
+        self.requests = Counter(
+            "rulings_http_requests",
+            "HTTP requests answered, by route and status",
+            ["method", "route", "status"],
+        )
+        self.latency = Histogram(
+            "rulings_http_request_duration_seconds",
+            "Time to answer an HTTP request, by route",
+            ["method", "route"],
+            buckets=BUCKETS,
+        )
+        self.asks = Counter(
+            "rulings_asks",
+            "Questions asked over HTTP, by outcome (answered, declined)",
+            ["outcome"],
+        )
+        self.computed = Counter(
+            "rulings_computed_answers", "Answers the rules checker computed, by check", ["check"]
+        )
 
 
 _METRICS: _Metrics | None = None
@@ -135,20 +150,28 @@ class _IndexCollector:
 
     def collect(self) -> Iterator[Any]:
         from prometheus_client.core import GaugeMetricFamily
+
         engine = current_app.extensions.get("rulings_engine")
         snapshot = engine.snapshot() if engine is not None else None
         searcher = snapshot.searcher if snapshot is not None else None
         if searcher is None:  # not loaded yet (serving loads it at start): nothing to report
             return
         manifest = searcher.index.manifest
-        yield GaugeMetricFamily("rulings_index_passages", "Passages in the index in use",
-                                value=manifest["passages"])
-        yield GaugeMetricFamily("rulings_index_records", "Rulings in the index in use",
-                                value=manifest.get("records", len(searcher.archive)))
+        yield GaugeMetricFamily(
+            "rulings_index_passages", "Passages in the index in use", value=manifest["passages"]
+        )
+        yield GaugeMetricFamily(
+            "rulings_index_records",
+            "Rulings in the index in use",
+            value=manifest.get("records", len(searcher.archive)),
+        )
         built = _timestamp(manifest.get("built_at"))
         if built is not None:
-            yield GaugeMetricFamily("rulings_index_built_timestamp_seconds",
-                                    "When the index in use was built (Unix time)", value=built)
+            yield GaugeMetricFamily(
+                "rulings_index_built_timestamp_seconds",
+                "When the index in use was built (Unix time)",
+                value=built,
+            )
 
 
 def _timestamp(text: str | None) -> float | None:
@@ -164,8 +187,10 @@ def scrape():
     """Prometheus text format: every worker's counts (multiprocess mode) and the index."""
     from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
     from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
     if multiprocess_mode():
         from prometheus_client import multiprocess
+
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
     else:  # one process (tests, --dev): its own registry

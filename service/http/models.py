@@ -4,6 +4,7 @@ The same models validate what a client sends (``validated``), shape what the API
 give the OpenAPI document its schemas (``service.openapi``): the document cannot say one
 thing while the service does another. Error messages name the field as the client wrote it.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
@@ -20,9 +21,12 @@ from pydantic import (
     model_serializer,
 )
 
-from checker.base import Int, first_problem
-from indexer.archive.schema import KINDS, LANGUAGES
+from checker.base import NOT_BLANK, Int, first_problem
+from indexer.archive.catalogue import MAX_SUGGESTIONS
+from indexer.archive.schema import KINDS, Kind
 from indexer.errors import InvalidRequest
+from indexer.language import LANGUAGES, Lang
+from indexer.search.results import ReasonCode
 
 MAX_QUESTION = 500
 MAX_K = 10
@@ -30,7 +34,6 @@ DEFAULT_K = 3
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
 MAX_CARD = 200
-MAX_SUGGESTIONS = 25
 #: Marks a schema whose values are the archive's game spellings (filled in by the document).
 GAME_ENUM_MARK = "x-rulings-game"
 K_MESSAGE = f"'k' must be an integer from 1 to {MAX_K}"
@@ -62,16 +65,36 @@ def _query_int(value: Any) -> Any:
     return value
 
 
-QuestionText = Annotated[str, PlainValidator(_question), WithJsonSchema(
-    {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION, "pattern": r"\S"})]
-GameName = Annotated[StrictStr, WithJsonSchema(
-    {"type": "string", GAME_ENUM_MARK: True,
-     "description": "game id, name or alias (FH, GH, ...); empty or absent: detected"})]
-LangCode = Annotated[Literal["", "en", "nl", "da", "it", "de", "es", "fr"],
-                     BeforeValidator(_lower),
-                     Field(description="the asker's language; empty or absent: detected")]
-KIND_ALIASES = {"errata": "erratum", "edge": "edge case", "edgecase": "edge case",
-                "clarifications": "clarification", "examples": "example"}
+QuestionText = Annotated[
+    str,
+    PlainValidator(_question),
+    WithJsonSchema(
+        {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION, "pattern": NOT_BLANK}
+    ),
+]
+GameName = Annotated[
+    StrictStr,
+    WithJsonSchema(
+        {
+            "type": "string",
+            GAME_ENUM_MARK: True,
+            "description": "game id, name or alias (FH, GH, ...); empty or absent: detected",
+        }
+    ),
+]
+# The language and kind a caller may send: the archive's, or "" (not given).
+LangCode = Annotated[
+    Literal[("", *LANGUAGES)],  # type: ignore[valid-type]
+    BeforeValidator(_lower),
+    Field(description="the asker's language; empty or absent: detected"),
+]
+KIND_ALIASES = {
+    "errata": "erratum",
+    "edge": "edge case",
+    "edgecase": "edge case",
+    "clarifications": "clarification",
+    "examples": "example",
+}
 
 
 def _kind(value: Any) -> Any:
@@ -81,12 +104,19 @@ def _kind(value: Any) -> Any:
     return KIND_ALIASES.get(norm, norm)
 
 
-KindName = Annotated[Literal["", "rulebook", "erratum", "clarification", "edge case", "example"],
-                     BeforeValidator(_kind), WithJsonSchema(
-                         {"type": "string", "enum": ["", *KINDS, *KIND_ALIASES],
-                          "description": "kind of ruling (empty or absent: every kind)"})]
+KindName = Annotated[
+    Literal[("", *KINDS)],  # type: ignore[valid-type]
+    BeforeValidator(_kind),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "enum": ["", *KINDS, *KIND_ALIASES],
+            "description": "kind of ruling (empty or absent: every kind)",
+        }
+    ),
+]
 QueryInt = Annotated[int, BeforeValidator(_query_int)]
-CardQuery = Annotated[StrictStr, Field(min_length=1, max_length=MAX_CARD, pattern=r"\S")]
+CardQuery = Annotated[StrictStr, Field(min_length=1, max_length=MAX_CARD, pattern=NOT_BLANK)]
 
 
 class ApiModel(BaseModel):
@@ -111,8 +141,9 @@ def validated(model: type[M], data: Any) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise InvalidRequest(first_problem(exc, model.field_messages,
-                                           unknown=_unknown_fields(model))) from None
+        raise InvalidRequest(
+            first_problem(exc, model.field_messages, unknown=_unknown_fields(model))
+        ) from None
 
 
 # -- requests --------------------------------------------------------------------------------
@@ -129,10 +160,12 @@ class AskBody(ApiModel):
 class AskQuery(AskBody):
     """GET /v1/ask: the same fields as query parameters (the question is `q`)."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True, loc_by_alias=False,
-                              populate_by_name=False)
-    question: QuestionText = Field(alias="q", description="the question, in any of the seven "
-                                                           "languages")
+    model_config = ConfigDict(
+        extra="ignore", frozen=True, loc_by_alias=False, populate_by_name=False
+    )
+    question: QuestionText = Field(
+        alias="q", description="the question, in any of the seven languages"
+    )
     k: QueryInt = Field(default=DEFAULT_K, ge=1, le=MAX_K, description="how many matches")
 
 
@@ -148,14 +181,24 @@ class RulingsQuery(ApiModel):
     """GET /v1/rulings."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
-    field_messages = {"'limit'": LIMIT_MESSAGE, "'lang'": LANG_MESSAGE, "'kind'": KIND_MESSAGE,
-                      "'card'": f"'card' must be a non-empty string of at most {MAX_CARD} characters"}
-    card: CardQuery | None = Field(default=None, description=(
-        "card, item, monster or class name (forgiving: case, accents, typos, 'item 225')"))
+    field_messages = {
+        "'limit'": LIMIT_MESSAGE,
+        "'lang'": LANG_MESSAGE,
+        "'kind'": KIND_MESSAGE,
+        "'card'": f"'card' must be a non-empty string of at most {MAX_CARD} characters",
+    }
+    card: CardQuery | None = Field(
+        default=None,
+        description=(
+            "card, item, monster or class name (forgiving: case, accents, typos, 'item 225')"
+        ),
+    )
     game: GameName | None = None
     kind: KindName | None = Field(default=None, description="kind of ruling")
     lang: LangCode | None = None
-    limit: QueryInt = Field(default=DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="at most this many")
+    limit: QueryInt = Field(
+        default=DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="at most this many"
+    )
 
 
 class CardsQuery(ApiModel):
@@ -163,9 +206,13 @@ class CardsQuery(ApiModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
     field_messages = {"'q'": f"'q' must be a string of at most {MAX_CARD} characters"}
-    q: Annotated[StrictStr, Field(max_length=MAX_CARD)] | None = Field(default=None, description=(
-        f"what was typed so far: the {MAX_SUGGESTIONS} best-matching names, best first, ranked "
-        "as /v1/rulings?card= ranks them (empty or absent: every name, sorted)"))
+    q: Annotated[StrictStr, Field(max_length=MAX_CARD)] | None = Field(
+        default=None,
+        description=(
+            f"what was typed so far: the {MAX_SUGGESTIONS} best-matching names, best first, ranked "
+            "as /v1/rulings?card= ranks them (empty or absent: every name, sorted)"
+        ),
+    )
 
 
 # -- responses -------------------------------------------------------------------------------
@@ -211,8 +258,9 @@ class TranslationOut(Out):
     text: str
     title: str | None
     context: str | None
-    edition_of: str | None = Field(description="set when the text is another official edition's "
-                                               "wording of the same rule, not our translation")
+    edition_of: str | None = Field(
+        description="set when the text is another official edition's wording of the same rule, not our translation"
+    )
     label: str
     label_local: str = Field(description="the label in the translation's language")
     language_name: str
@@ -221,8 +269,8 @@ class TranslationOut(Out):
 class RulingOut(Out):
     id: str
     game: str
-    kind: Literal["rulebook", "erratum", "clarification", "edge case", "example"]
-    lang: Literal["en", "nl", "da", "it", "de", "es", "fr"]
+    kind: Kind
+    lang: Lang
     title: str | None
     context_label: str | None
     context: str | None
@@ -231,15 +279,20 @@ class RulingOut(Out):
     cards: list[CardOut]
     amends: list[AmendsOut]
     translation: TranslationOut | None
-    translation_missing: str | None = Field(default=None, description=(
-        "why `translation` is null although another language was asked for (a newly imported "
-        "ruling not translated yet), e.g. \"no translation into de yet\""))
+    translation_missing: str | None = Field(
+        default=None,
+        description=(
+            "why `translation` is null although another language was asked for (a newly imported "
+            'ruling not translated yet), e.g. "no translation into de yet"'
+        ),
+    )
     related: list[str]
     display_title: str = Field(description="the title, or the source and pages when it has none")
     kind_label: str
     kind_label_local: str = Field(description="the kind in the asker's language")
-    context_label_local: str | None = Field(description="the context's label in the asker's "
-                                                        "language (null without a context)")
+    context_label_local: str | None = Field(
+        description="the context's label in the asker's language (null without a context)"
+    )
     game_name: str
     language_name: str = Field(description="the original's language, by name")
 
@@ -250,16 +303,22 @@ class MatchOut(RulingOut):
 
 class ComputedOut(Out):
     check: Literal["damage", "advantage", "initiative", "exhaustion"]
-    input: dict[str, Any] = Field(description="the check's request as read from the question "
-                                              "(with the game): a calculator prefilled with it")
-    result: dict[str, Any] | None = Field(description=(
-        "the check's full response, as POST /v1/check/<check> returns it for `input`; null "
-        "when something is missing or the check refused the values (see `notes`)"))
+    input: dict[str, Any] = Field(
+        description="the check's request as read from the question (with the game): a calculator prefilled with it"
+    )
+    result: dict[str, Any] | None = Field(
+        description=(
+            "the check's full response, as POST /v1/check/<check> returns it for `input`; null "
+            "when something is missing or the check refused the values (see `notes`)"
+        )
+    )
     summary: str = Field(description="one sentence in the question's language")
-    missing: list[str] = Field(description="what the answer depends on that the question does "
-                                           "not give (fields of `input`); nothing is guessed")
-    notes: list[str] = Field(description="what the reader or the check noted (e.g. a value "
-                                         "out of range)")
+    missing: list[str] = Field(
+        description="what the answer depends on that the question does not give (fields of `input`); nothing is guessed"
+    )
+    notes: list[str] = Field(
+        description="what the reader or the check noted (e.g. a value out of range)"
+    )
 
 
 class AskResponse(Out):
@@ -270,12 +329,24 @@ class AskResponse(Out):
     answer: MatchOut | None
     matches: list[MatchOut]
     reason: str
+    reason_code: ReasonCode = Field(
+        description=(
+            "why it was answered or declined, for programs: `answers`, `card_named` (a card "
+            "lookup), `not_close_enough`, `nothing_shared`, `other_game` (a game the archive holds "
+            "nothing for); `reason` says the same in English"
+        )
+    )
     reason_local: str = Field(description="the reason in the question's language")
-    calculators: list[str] = Field(description="checks (POST /v1/check/<name>) that compute the "
-                                               "answer's ruling")
-    computed: ComputedOut | None = Field(default=None, description=(
-        "the mechanical case computed from the question's own numbers, every step cited; "
-        "null when the question asks for no computation"))
+    calculators: list[str] = Field(
+        description="checks (POST /v1/check/<name>) that compute the answer's ruling"
+    )
+    computed: ComputedOut | None = Field(
+        default=None,
+        description=(
+            "the mechanical case computed from the question's own numbers, every step cited; "
+            "null when the question asks for no computation"
+        ),
+    )
     took_ms: float
 
 
@@ -310,8 +381,9 @@ class HealthOut(BaseModel):
     status: str
     records: int
     model: str
-    index_built_at: str = Field(description="when the index in use was built (it changes when "
-                                            "the service switches to a rebuilt index)")
+    index_built_at: str = Field(
+        description="when the index in use was built (it changes when the service switches to a rebuilt index)"
+    )
     worker: int | None = Field(default=None, description="the id of the process that answered")
 
 

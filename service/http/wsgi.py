@@ -6,22 +6,19 @@ cores left to it (``RULINGS_ORT_THREADS``, default cores // workers; see indexer
 ``rulings serve`` also gives the workers one folder for their /metrics counts (service.metrics);
 with ``gunicorn service.http.wsgi:app`` set ``PROMETHEUS_MULTIPROC_DIR`` yourself for that.
 """
+
 from __future__ import annotations
 
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from flask import Flask
 
-from service.http.metrics import (
-    INTERNAL,
-    prepare_multiprocess,
-    remove_multiprocess,
-    worker_gone,
-)
+from service.http.metrics import INTERNAL, prepare_multiprocess, remove_multiprocess, worker_gone
 from service.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -51,12 +48,16 @@ def exit_worker_now(server, worker) -> None:
     """gunicorn's worker_exit hook: once a worker has stopped serving, end it with os._exit.
 
     A normal exit runs ONNX Runtime's static destructors, which wait on a condition variable
-    whose waiters are threads of the master that a forked worker does not have: measured here,
-    every worker hung at exit (gdb: pthread_cond_destroy inside onnxruntime, from exit) until
-    the master's 30 s graceful timeout killed it, and a master stopped sooner left it orphaned.
+    whose waiters are threads of the master that a forked worker does not have: every worker
+    hung at exit until the master's graceful timeout killed it, and a master stopped sooner
+    left it orphaned (docs/decisions.md, "Workers exit with os._exit").
     """
     exc = sys.exc_info()[1]  # the SystemExit carrying the worker's status, as gunicorn exits
-    code = exc.code if isinstance(exc, SystemExit) and isinstance(exc.code, int) else int(exc is not None)
+    code = (
+        exc.code
+        if isinstance(exc, SystemExit) and isinstance(exc.code, int)
+        else int(exc is not None)
+    )
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -92,8 +93,9 @@ def warm_up(app: Flask) -> None:
     import gc
 
     # Marked internal: not counted in /metrics, and never rate-limited (it is not a client).
-    response = app.test_client().get("/v1/ask", query_string={"q": WARM_UP_QUESTION},
-                                     environ_overrides={INTERNAL: True})
+    response = app.test_client().get(
+        "/v1/ask", query_string={"q": WARM_UP_QUESTION}, environ_overrides={INTERNAL: True}
+    )
     if response.status_code != 200:
         log.warning("warm-up question answered %s", response.status_code)
     gc.collect()
@@ -105,8 +107,8 @@ def release_free_memory() -> None:
     """Give the C heap's free pages back to the system (glibc's ``malloc_trim``).
 
     Loading leaves freed blocks in the heap (the runtime's graph parsing, the language models'
-    construction): measured here, ~80 MB of the master's resident memory was free heap, which
-    every forked worker would map too. Elsewhere than glibc this does nothing.
+    construction) that every forked worker would map too (docs/decisions.md). Elsewhere than
+    glibc this does nothing.
     """
     import ctypes
     import ctypes.util
@@ -125,13 +127,11 @@ def run_gunicorn(app: Flask, host: str, port: int, workers: int | None = None) -
 
     The app (archive, index, BM25, tokenizer, ONNX session, language models) is loaded once,
     here in the master, and the workers fork from it, sharing its pages copy-on-write: what
-    each worker adds is mostly the Python objects a request touches. What the shared part
-    holds (measured in one process): the language models ~160 MB after `warm_up`'s trim, the
-    ONNX session ~100 MB (the graph without its word-embedding table, which is memory-mapped
-    from the model folder: only the rows questions use are resident, in the page cache), the
-    SentencePiece tokenizer ~60 MB. One-thread ONNX sessions (the default, one worker per
-    core) survive the fork; a session with a thread pool is rebuilt in each worker
-    (indexer.embedder).
+    each worker adds is mostly the Python objects a request touches. The shared part is mostly
+    the language models, the ONNX session (its word-embedding table is memory-mapped from the
+    model folder: only the rows questions use are resident) and the SentencePiece tokenizer
+    (docs/decisions.md). One-thread ONNX sessions (the default, one worker per core) survive
+    the fork; a session with a thread pool is rebuilt in each worker (indexer.model.embedder).
     """
     from gunicorn.app.base import BaseApplication
 
@@ -164,6 +164,7 @@ def serve(config: dict[str, Any], host: str, port: int, dev: bool = False) -> No
     """`rulings serve`: build the app from `config` (loading everything now, so a bad index
     fails here in one line) and serve it: gunicorn, or Flask's development server."""
     from service.http.app import create_app
+
     settings = Settings.load()
     if dev:
         create_app(config).run(host=host, port=port)
@@ -183,6 +184,7 @@ def __getattr__(name: str):
         raise AttributeError(name)
     if _app is None:
         from service.http.app import create_app
+
         _app = create_app({"EAGER_LOAD": True})
         warm_up(_app)  # with --preload, before the fork; without, once in each worker
     return _app

@@ -5,6 +5,7 @@ rewrites the snapshot on purpose and says so:
 
     RULINGS_WRITE_SNAPSHOT=1 .venv/bin/python -m pytest tests/search/test_snapshot.py
 """
+
 from __future__ import annotations
 
 import json
@@ -16,30 +17,43 @@ import pytest
 from tests.conftest import REPO, SHARED
 
 SNAPSHOT = Path(__file__).with_name("snapshot.json")
-QUESTION_SETS = {"dev": SHARED / "eval" / "dev.yaml",
-                 "dev-outside": SHARED / "eval" / "dev-outside.yaml",
-                 "own": REPO / "bench" / "eval" / "own.yaml",
-                 "own-outside": REPO / "bench" / "eval" / "own-outside.yaml"}
+QUESTION_SETS = {
+    "dev": SHARED / "eval" / "dev.yaml",
+    "dev-outside": SHARED / "eval" / "dev-outside.yaml",
+    "own": REPO / "bench" / "eval" / "own.yaml",
+    "own-outside": REPO / "bench" / "eval" / "own-outside.yaml",
+}
 
 
 def _essentials(answer: dict) -> dict:
     """What search decides for a question: no timings, no labels made from it."""
     computed = answer["computed"]
-    return {"lang": answer["lang"], "game": answer["game"], "declined": answer["declined"],
-            "reason": answer["reason"],
-            "matches": [[m["id"], m["score"]] for m in answer["matches"]],
-            "computed": None if computed is None else {
-                "check": computed["check"], "input": computed["input"],
-                "summary": computed["summary"], "missing": computed["missing"],
-                "rulings": (computed["result"] or {}).get("rulings")}}
+    return {
+        "lang": answer["lang"],
+        "game": answer["game"],
+        "declined": answer["declined"],
+        "reason": answer["reason"],
+        "matches": [[m["id"], m["score"]] for m in answer["matches"]],
+        "computed": None
+        if computed is None
+        else {
+            "check": computed["check"],
+            "input": computed["input"],
+            "summary": computed["summary"],
+            "missing": computed["missing"],
+            "rulings": (computed["result"] or {}).get("rulings"),
+        },
+    }
 
 
 def snapshot_of(engine) -> str:
     from indexer.search.evaluate import load_questions
+
     out = {}
     for name, path in QUESTION_SETS.items():
-        out[name] = [dict(q=item.q, **_essentials(engine.ask(item.q, k=5)))
-                     for item in load_questions(path)]
+        out[name] = [
+            dict(q=item.q, **_essentials(engine.ask(item.q, k=5))) for item in load_questions(path)
+        ]
     return json.dumps(out, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
@@ -51,7 +65,10 @@ def test_search_results_equal_the_snapshot(engine):
     expected = SNAPSHOT.read_text(encoding="utf-8")
     if current != expected:
         now, then = json.loads(current), json.loads(expected)
-        changed = [f"{name}: {a['q']!r}" for name in then for a, b in zip(now[name], then[name])
-                   if a != b]
-        pytest.fail(f"{len(changed)} question(s) answered differently from the snapshot, e.g. "
-                    + "; ".join(changed[:5]))
+        changed = [
+            f"{name}: {a['q']!r}" for name in then for a, b in zip(now[name], then[name]) if a != b
+        ]
+        pytest.fail(
+            f"{len(changed)} question(s) answered differently from the snapshot, e.g. "
+            + "; ".join(changed[:5])
+        )

@@ -2,13 +2,12 @@
 ``rulings/sources/`` (the archive holds what its citations point to); nothing existing is
 overwritten silently.
 """
+
 from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from indexer.archive.schema import Archive, Ruling
 from indexer.archive.sources.formats import ParseResult, SourceImportError, parse_file
 from indexer.archive.sources.linking import LinkReport, link_records
 from indexer.archive.write import write_record
+from indexer.files import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +29,8 @@ class ImportReport:
     # copied there now (False: that very file was already there).
     sources: dict[str, str] = field(default_factory=dict)
     copied: list[str] = field(default_factory=list)
-    linking: "LinkReport | None" = None     # with --link: links, possible links, notes
-    updated: list[str] = field(default_factory=list)   # records given back-links / editions
+    linking: "LinkReport | None" = None  # with --link: links, possible links, notes
+    updated: list[str] = field(default_factory=list)  # records given back-links / editions
 
 
 def _same_source(a: Ruling, b: Ruling) -> bool:
@@ -56,10 +56,13 @@ def plan_sources(paths: list[Path], sources_dir: Path) -> dict[Path, tuple[str, 
     The same file again (same bytes) is fine, under its own name or any other name already
     there; a different file under a name already taken is refused, before anything is written.
     """
-    kept: dict[str, str] = {}     # name under sources/ -> digest, including this run's files
+    kept: dict[str, str] = {}  # name under sources/ -> digest, including this run's files
     if sources_dir.is_dir():
-        kept = {f.name: _digest(f.read_bytes()) for f in sorted(sources_dir.iterdir())
-                if f.is_file() and not f.name.startswith(".")}
+        kept = {
+            f.name: _digest(f.read_bytes())
+            for f in sorted(sources_dir.iterdir())
+            if f.is_file() and not f.name.startswith(".")
+        }
     by_digest = {digest: name for name, digest in kept.items()}
     plan: dict[Path, tuple[str, bool]] = {}
     for path in paths:
@@ -71,29 +74,25 @@ def plan_sources(paths: list[Path], sources_dir: Path) -> dict[Path, tuple[str, 
             plan[path] = (by_digest[digest], False)
             continue
         if path.name in kept:
-            raise SourceImportError(f"{path.name}: rulings/sources/ already holds a different file of "
-                               f"that name; rename yours (e.g. {path.stem}-2{path.suffix}) and import again")
+            raise SourceImportError(
+                f"{path.name}: rulings/sources/ already holds a different file of "
+                f"that name; rename yours (e.g. {path.stem}-2{path.suffix}) and import again"
+            )
         kept[path.name] = digest
         by_digest[digest] = path.name
         plan[path] = (path.name, True)
     return plan
 
 
-def copy_atomic(source: Path, target: Path) -> None:
-    """Copy the bytes through a temporary file in the target folder, then rename: never a half file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(source.read_bytes())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def import_files(paths: list[Path], archive: Archive, *, lang: str | None = None,
-                 dry_run: bool = False, link: bool = False, embedder=None) -> ImportReport:
+def import_files(
+    paths: list[Path],
+    archive: Archive,
+    *,
+    lang: str | None = None,
+    dry_run: bool = False,
+    link: bool = False,
+    embedder=None,
+) -> ImportReport:
     """Import source files into the archive, keeping each file in rulings/sources/.
 
     A parsed record whose text already stands in the archive keeps that record (reported as
@@ -104,8 +103,9 @@ def import_files(paths: list[Path], archive: Archive, *, lang: str | None = None
     """
     report = ImportReport()
     plan = plan_sources(paths, archive.root / "sources")
-    parsed_files = [(path, parse_file(path, archive, lang=lang, source_name=plan[path][0]))
-                    for path in paths]
+    parsed_files = [
+        (path, parse_file(path, archive, lang=lang, source_name=plan[path][0])) for path in paths
+    ]
     batches = _new_records(parsed_files, archive, report)
     to_write = {rec.id: rec for batch in batches for rec in batch}
     if link and to_write:
@@ -118,14 +118,15 @@ def import_files(paths: list[Path], archive: Archive, *, lang: str | None = None
         return report
     for path, (name, copy) in plan.items():
         if copy:
-            copy_atomic(path, archive.root / "sources" / name)
+            write_atomic(archive.root / "sources" / name, path.read_bytes(), mode=0o644)
     for rec in to_write.values():
         write_record(rec, archive.root)
     return report
 
 
-def _new_records(parsed_files: list[tuple[Path, ParseResult]], archive: Archive,
-                 report: ImportReport) -> list[list[Ruling]]:
+def _new_records(
+    parsed_files: list[tuple[Path, ParseResult]], archive: Archive, report: ImportReport
+) -> list[list[Ruling]]:
     """The records to add, one list per file, with free ids; the rest reported."""
     by_text = {rec.text: rec for rec in archive.records.values()}
     taken = set(archive.records)
@@ -141,8 +142,9 @@ def _new_records(parsed_files: list[tuple[Path, ParseResult]], archive: Archive,
             rid = rec.id
             if rid in taken:
                 rid = _next_free_id(rid, taken)
-                report.skipped.append(f"{path.name}: id {rec.id} is taken by a different record; "
-                                      f"imported as {rid}")
+                report.skipped.append(
+                    f"{path.name}: id {rec.id} is taken by a different record; imported as {rid}"
+                )
                 rec = rec.model_copy(update={"id": rid})
             taken.add(rid)
             batch.append(rec)

@@ -14,9 +14,10 @@ and kind in another language (the candidates). What is compared, and why:
   never by position in the file).
 * **A margin, not a raw cosine**: e5 cosines sit in a narrow band (0.80-0.99) whose level
   depends on the languages compared (for different rules, German with our German translations
-  0.82-0.89, German with the Danish originals 0.80-0.85). For each language version, a candidate's cosine minus the mean cosine of the
-  paragraph with every candidate's version in that language (at least ``MIN_BACKGROUND`` of
-  them) says how much closer it is than the rest; the score is the best margin over languages.
+  0.82-0.89, German with the Danish originals 0.80-0.85). For each language version, a
+  candidate's cosine minus the mean cosine of the paragraph with every candidate's version in
+  that language (at least ``MIN_BACKGROUND`` of them) says how much closer it is than the
+  rest; the score is the best margin over languages.
 * **Page references as a hint**: a score from ``POSSIBLE_MARGIN`` up links when the pages agree
   (editions usually keep the pagination), from ``LINK_MARGIN`` up links whatever the pages.
 * **Length** (as in Gale-Church sentence alignment): a paragraph much shorter or longer than the
@@ -24,23 +25,24 @@ and kind in another language (the candidates). What is compared, and why:
   it, or more: the two are linked, but the candidate keeps its own translation (an official
   edition replaces our translation only when it is the whole rule).
 
-Calibration (``calibrate_links``, multilingual-e5-small; test: tests/test_growth.py): the links the
+Calibration (``calibrate_links``, multilingual-e5-small; test: tests/archive/test_growth.py): the links the
 archive knows, fh-nl-N <-> fh-it-N, scored as if unknown, are the positives; every other pair
 of those records (fh-nl-1 vs fh-it-2 ...) and every pair of different Danish rulings
 (gh-da-N vs gh-da-M) the negatives. 12 positives: lowest 0.067 (fh-it-3 -> fh-nl-3), mean 0.080;
 80 negatives: highest 0.036 (gh-da-2 -> gh-da-4), then 0.035 (fh-it-2 -> fh-nl-1).
 ``LINK_MARGIN`` 0.05 lies between; ``POSSIBLE_MARGIN`` 0.03 reports the near misses. On the
-test files (tests/growth_data.py: German Gloomhaven, Spanish and French Frosthaven, each against
+test files (tests/archive/growth_data.py: German Gloomhaven, Spanish and French Frosthaven, each against
 the archive as shipped): 23 positives from 0.066, 122 negatives up to 0.027. Other choices,
 measured over the calibration pairs and the test files together: the same margin over the
 originals only, lowest positive 0.030 vs highest negative 0.027; the raw cosine over every
 version, 0.885 vs 0.904 (overlapping).
 """
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 
@@ -62,9 +64,9 @@ class Match:
 
     record: str
     other: str
-    score: float            # the margin (see the module docstring)
-    cosine: float           # the best cosine behind it
-    lang: str               # the language version of `other` that matched best
+    score: float  # the margin (see the module docstring)
+    cosine: float  # the best cosine behind it
+    lang: str  # the language version of `other` that matched best
     pages_agree: bool
     linked: bool
     note: str = ""
@@ -74,13 +76,21 @@ class Match:
         sign = "<->" if self.linked else "~"
         pages = "pages agree" if self.pages_agree else "pages differ"
         extra = f"; {self.note}" if self.note else ""
-        return (f"{self.record} {sign} {self.other}: score {self.score:.3f} (cosine {self.cosine:.3f} "
-                f"with its {self.lang} text; {pages}{extra})")
+        return (
+            f"{self.record} {sign} {self.other}: score {self.score:.3f} (cosine {self.cosine:.3f} "
+            f"with its {self.lang} text; {pages}{extra})"
+        )
 
     def as_dict(self) -> dict:
-        return {"record": self.record, "other": self.other, "score": round(self.score, 4),
-                "cosine": round(self.cosine, 4), "lang": self.lang,
-                "pages_agree": self.pages_agree, "note": self.note}
+        return {
+            "record": self.record,
+            "other": self.other,
+            "score": round(self.score, 4),
+            "cosine": round(self.cosine, 4),
+            "lang": self.lang,
+            "pages_agree": self.pages_agree,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -95,12 +105,12 @@ def segments(text: str) -> list[str]:
     cuts: list[str] = []
     start = 0
     for m in PAGE_REF.finditer(text):
-        piece = text[start:m.end()].strip(" ;.")
+        piece = text[start : m.end()].strip(" ;.")
         if piece:
             cuts.append(piece)
         start = m.end()
     tail = text[start:].strip(" ;.")
-    if cuts and len(tail) > 20:   # text after the last reference, unless it is only a full stop
+    if cuts and len(tail) > 20:  # text after the last reference, unless it is only a full stop
         cuts.append(tail)
     return [text, *cuts] if len(cuts) > 1 else [text]
 
@@ -110,7 +120,12 @@ def expand_pages(pages: Iterable[str]) -> set[str]:
     out: set[str] = set()
     for page in pages:
         first, _, last = page.partition("-")
-        if last and first.isdigit() and last.isdigit() and int(first) <= int(last) <= int(first) + 50:
+        if (
+            last
+            and first.isdigit()
+            and last.isdigit()
+            and int(first) <= int(last) <= int(first) + 50
+        ):
             out.update(str(n) for n in range(int(first), int(last) + 1))
         else:
             out.add(page)
@@ -120,7 +135,7 @@ def expand_pages(pages: Iterable[str]) -> set[str]:
 def versions(rec: Ruling, excluding: str | None = None) -> dict[str, str]:
     """A record's text in each language: its original, our translations, its linked editions
     (except the edition that is `excluding`'s own text)."""
-    out = {rec.lang: rec.text}
+    out: dict[str, str] = {rec.lang: rec.text}
     for lang, tr in rec.translations.items():
         if tr.edition_of is None or tr.edition_of != excluding:
             out[lang] = tr.text
@@ -146,8 +161,9 @@ class Similarity:
         return float((left @ right.T).max())
 
 
-def score_candidates(text: str, candidates: list[Ruling], sim: Similarity,
-                     excluding: str | None = None) -> dict[str, tuple[float, float, str]]:
+def score_candidates(
+    text: str, candidates: list[Ruling], sim: Similarity, excluding: str | None = None
+) -> dict[str, tuple[float, float, str]]:
     """Candidate id -> (margin, cosine, language of the best version); see the module docstring."""
     texts = {c.id: versions(c, excluding) for c in candidates}
     sim.prepare([text, *(t for vs in texts.values() for t in vs.values())])
@@ -167,17 +183,24 @@ def score_candidates(text: str, candidates: list[Ruling], sim: Similarity,
 
 def candidates_for(rec: Ruling, records: dict[str, Ruling]) -> list[Ruling]:
     """The records that may state the same rule in another edition: same game and kind, other language."""
-    return [r for r in records.values()
-            if r.game == rec.game and r.kind == rec.kind and r.lang != rec.lang and r.id != rec.id]
+    return [
+        r
+        for r in records.values()
+        if r.game == rec.game and r.kind == rec.kind and r.lang != rec.lang and r.id != rec.id
+    ]
 
 
-def match_record(rec: Ruling, records: dict[str, Ruling], sim: Similarity) -> tuple[list[Match], list[str]]:
+def match_record(
+    rec: Ruling, records: dict[str, Ruling], sim: Similarity
+) -> tuple[list[Match], list[str]]:
     """Links and possible links of one imported record, best first; notes when it cannot be compared."""
     pool = candidates_for(rec, records)
     scores = score_candidates(rec.text, pool, sim, excluding=rec.id)
     if not scores:
-        return [], [f"{rec.id}: too few {rec.game} {rec.kind} records in other languages to "
-                    f"compare with (at least {MIN_BACKGROUND} in one language); not linked"]
+        return [], [
+            f"{rec.id}: too few {rec.game} {rec.kind} records in other languages to "
+            f"compare with (at least {MIN_BACKGROUND} in one language); not linked"
+        ]
     pages = expand_pages(rec.citation.pages)
     out: list[Match] = []
     for cid, (margin, cos, lang) in sorted(scores.items(), key=lambda kv: -kv[1][0]):
@@ -191,12 +214,26 @@ def match_record(rec: Ruling, records: dict[str, Ruling], sim: Similarity) -> tu
     # The known editions of what it links to, when content alone did not link them: said, not written.
     for m in [m for m in out if m.linked]:
         for other in records[m.other].related:
-            if other not in linked_ids and other in scores and records[other].lang != rec.lang \
-                    and all(x.other != other for x in out):
+            if (
+                other not in linked_ids
+                and other in scores
+                and records[other].lang != rec.lang
+                and all(x.other != other for x in out)
+            ):
                 margin, cos, lang = scores[other]
                 agree = bool(pages & expand_pages(records[other].citation.pages))
-                out.append(Match(rec.id, other, margin, cos, lang, agree, False,
-                                 f"an edition of {m.other}, below the threshold"))
+                out.append(
+                    Match(
+                        rec.id,
+                        other,
+                        margin,
+                        cos,
+                        lang,
+                        agree,
+                        False,
+                        f"an edition of {m.other}, below the threshold",
+                    )
+                )
     return out, []
 
 
@@ -214,20 +251,28 @@ def _edition_text(rec: Ruling, of: Ruling, sim: Similarity) -> str:
     return max(pieces[1:], key=lambda piece: sim.cosine(rec.text, piece))
 
 
-def apply_links(batch: list[Ruling], matches: dict[str, list[Match]], records: dict[str, Ruling],
-                sim: Similarity, report: LinkReport) -> None:
+def apply_links(
+    batch: list[Ruling],
+    matches: dict[str, list[Match]],
+    records: dict[str, Ruling],
+    sim: Similarity,
+    report: LinkReport,
+) -> None:
     """Write the links of one file's records into `records`, both ways (related, editions)."""
     linked_by: dict[tuple[str, str], list[str]] = {}
     for rec in batch:
         links = [m for m in matches.get(rec.id, []) if m.linked]
         translations = dict(rec.translations)
-        for m in links:               # best first: the best record of a language is its edition
+        for m in links:  # best first: the best record of a language is its edition
             other = records[m.other]
             linked_by.setdefault((m.other, rec.lang), []).append(rec.id)
             if other.lang not in translations:
-                translations[other.lang] = Translation(title=other.title, context=other.context,
-                                                       text=_edition_text(rec, other, sim),
-                                                       edition_of=other.id)
+                translations[other.lang] = Translation(
+                    title=other.title,
+                    context=other.context,
+                    text=_edition_text(rec, other, sim),
+                    edition_of=other.id,
+                )
         related = sorted({*rec.related, *(m.other for m in links)})
         records[rec.id] = rec.model_copy(update={"related": related, "translations": translations})
     for (other_id, _), ids in linked_by.items():
@@ -238,22 +283,30 @@ def apply_links(batch: list[Ruling], matches: dict[str, list[Match]], records: d
         if current is not None and current.edition_of:
             report.notes.append(f"{other_id}: keeps its {new.lang} edition {current.edition_of}")
         elif len(ids) > 1:
-            report.notes.append(f"{other_id}: stated in parts by {', '.join(ids)}; keeps our "
-                                f"{new.lang} translation")
+            report.notes.append(
+                f"{other_id}: stated in parts by {', '.join(ids)}; keeps our {new.lang} translation"
+            )
         elif not _whole(new, other):
-            report.notes.append(f"{other_id}: {new.id} states only part of it (or more); keeps our "
-                                f"{new.lang} translation")
+            report.notes.append(
+                f"{other_id}: {new.id} states only part of it (or more); keeps our {new.lang} translation"
+            )
         else:
-            translations[new.lang] = Translation(title=new.title, context=new.context, text=new.text,
-                                                 edition_of=new.id)
-            report.notes.append(f"{other_id}: its {new.lang} text is now the official edition {new.id}"
-                                + (" (was our translation)" if current is not None else ""))
+            translations[new.lang] = Translation(
+                title=new.title, context=new.context, text=new.text, edition_of=new.id
+            )
+            report.notes.append(
+                f"{other_id}: its {new.lang} text is now the official edition {new.id}"
+                + (" (was our translation)" if current is not None else "")
+            )
         related = sorted({*other.related, *ids})
-        records[other_id] = other.model_copy(update={"related": related, "translations": translations})
+        records[other_id] = other.model_copy(
+            update={"related": related, "translations": translations}
+        )
 
 
-def link_records(batches: list[list[Ruling]], records: dict[str, Ruling],
-                 embedder: Embedder) -> tuple[dict[str, Ruling], LinkReport]:
+def link_records(
+    batches: list[list[Ruling]], records: dict[str, Ruling], embedder: Embedder
+) -> tuple[dict[str, Ruling], LinkReport]:
     """Link the imported records (one batch per file, in order) to the same rules in other editions.
 
     `records` is the archive before the import. Returns every record that is new or changed
@@ -290,7 +343,9 @@ class LinkCalibration:
         return max(self.negatives, key=lambda p: p[2])
 
 
-def calibrate_links(records: dict[str, Ruling], embedder: Embedder, kind: str = "rulebook") -> LinkCalibration:
+def calibrate_links(
+    records: dict[str, Ruling], embedder: Embedder, kind: str = "rulebook"
+) -> LinkCalibration:
     """Score the archive's known links as if unknown (positives) and pairs of different rules.
 
     Each record of `kind` is scored against the records of its game and kind in other
@@ -303,7 +358,8 @@ def calibrate_links(records: dict[str, Ruling], embedder: Embedder, kind: str = 
         if rec.kind != kind:
             continue
         pool = candidates_for(rec, records) or [
-            r for r in records.values() if r.game == rec.game and r.kind == kind and r.id != rec.id]
+            r for r in records.values() if r.game == rec.game and r.kind == kind and r.id != rec.id
+        ]
         for cid, (margin, _, _) in score_candidates(rec.text, pool, sim, excluding=rec.id).items():
             (cal.positives if cid in rec.related else cal.negatives).append((rec.id, cid, margin))
     return cal

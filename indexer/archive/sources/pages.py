@@ -1,4 +1,5 @@
 """Page references as rulebook editions print them: "(p. 38)", "(pagg. 21, 13–14)", "(side 29–30)"."""
+
 from __future__ import annotations
 
 import re
@@ -12,7 +13,8 @@ if TYPE_CHECKING:
 PAGE_REF = re.compile(
     r"\((?P<word>pp?|pagg?|págs?|pags?|side|sider|S|Seite|Seiten)\.?\s*"
     r"(?P<pages>\d+(?:\s*[-–—]\s*\d+)?(?:\s*,\s*\d+(?:\s*[-–—]\s*\d+)?)*)\)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def normalise_pages(printed: str) -> list[str]:

