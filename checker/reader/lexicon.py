@@ -11,13 +11,16 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from checker.base import GAMES
+from indexer.archive.load import load_games
 from indexer.language import LANGUAGES
+from indexer.paths import DEFAULT_ARCHIVE
 from indexer.text import fold
 
 logger = logging.getLogger(__name__)
@@ -212,6 +215,19 @@ def _entries(
 
 
 @cache
+@lru_cache(maxsize=1)
+def game_names() -> dict[str, list[str]]:
+    """The checker games' names as the archive's games registry lists them (``game.<id>`` ->
+    id, name and aliases): the one vocabulary of game names, shared with the question
+    analysis of search (``rulings/games.yaml``)."""
+    games, _ = load_games(DEFAULT_ARCHIVE)
+    return {
+        f"game.{gid}": [games[gid].id, games[gid].name, *games[gid].aliases]
+        for gid in GAMES
+        if gid in games
+    }
+
+
 def lexicon(lang: str) -> Lexicon:
     """The merged vocabulary of `lang` (English alone for an unknown language)."""
     if lang not in LANGS:
@@ -220,10 +236,10 @@ def lexicon(lang: str) -> Lexicon:
     english = _load_yaml("en")
     own = _load_yaml(lang) if lang != "en" else english
     data = _merge(english, own) if lang != "en" else english
-    names = _load_yaml("names")
+    names = {**(_load_yaml("names").get("terms") or {}), **game_names()}
     exact, prefixes = _entries({**(own.get("terms") or {})}, native=True)
     for table, native in (
-        (names.get("terms") or {}, True),
+        (names, True),
         (english.get("terms") or {} if lang != "en" else {}, False),
     ):
         more_exact, more_prefixes = _entries(table, native)
