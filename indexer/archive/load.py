@@ -200,6 +200,8 @@ def _cross_record_checks(
     missing = [lang for lang in LANGUAGES if lang != rec.lang and lang not in rec.translations]
     if missing:
         warnings.append(f"{rel}: {rid}: translations: none yet for {', '.join(missing)}")
+    if not rec.curated:
+        warnings.append(f"{rel}: {rid}: curated: imported, not curated yet")
     unkeyed = [lang for lang in LANGUAGES if not rec.asks.get(lang)]
     if unkeyed:
         warnings.append(f"{rel}: {rid}: asks: no search keys yet for {', '.join(unkeyed)}")

@@ -133,6 +133,9 @@ class Ruling(_Strict):
     translations: dict[str, Translation] = {}
     # Our own search keys (questions this ruling answers), never shown as the ruling's text.
     asks: dict[Lang, list[str]] = {}
+    # False for a record imported from a document and not curated yet (no translations or
+    # search keys of ours): lint --strict lists it until someone curates it.
+    curated: bool = True
 
     @field_validator("text")
     @classmethod

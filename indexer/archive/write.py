@@ -33,7 +33,12 @@ def record_to_yaml(rec: Ruling) -> str:
     return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=96)
 
 
+def record_path(record_id: str, root: Path = DEFAULT_ARCHIVE) -> Path:
+    """Where a record's file lives in an archive."""
+    return root / "records" / f"{record_id}.yaml"
+
+
 def write_record(rec: Ruling, root: Path = DEFAULT_ARCHIVE) -> Path:
-    path = root / "records" / f"{rec.id}.yaml"
+    path = record_path(rec.id, root)
     write_atomic(path, record_to_yaml(rec))
     return path

@@ -52,6 +52,16 @@ class RuleScores(Mapping[str, float]):
     def __len__(self) -> int:
         return len(self._rules)
 
+    def replaced(self, values: np.ndarray) -> RuleScores:
+        """These scores, with those of the rules `values` (indexed by rule number) gives a
+        finite value for replaced by it."""
+        new = values[self._rules]
+        swap = np.isfinite(new)
+        if not swap.any():
+            return self
+        out = np.where(swap, new, self._values).astype(self._values.dtype)
+        return RuleScores(self._names, self._number, self._rules, out, self._first)
+
     def rule_numbers(self) -> np.ndarray:
         """The rules scored, as sorted rule numbers."""
         return self._rules

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from indexer.archive.schema import Archive
+from indexer.language import LANGUAGES
 from indexer.model.embedder import Embedder, encode_queries
 from indexer.search.bm25 import build_bm25
 from indexer.search.calibration import Calibration, CalibrationError, load_calibration
@@ -118,6 +119,14 @@ class Searcher:
         self._rule_number = {rule: i for i, rule in enumerate(self._rules)}
         self._row_rule_ix = np.array([self._rule_number[r] for r in self._row_rule], dtype=np.int64)
         self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
+        # Each text row's language, and which languages each rule has a text in (`_language_fair`).
+        number: dict[str, int] = {lang: i for i, lang in enumerate(LANGUAGES)}
+        self._row_lang = np.array([number.get(p.lang, 0) for p in index.passages], dtype=np.int64)
+        self._text_rows = np.flatnonzero(~self._row_is_key)
+        self._lang_rows = np.bincount(self._row_lang[self._text_rows], minlength=len(LANGUAGES))
+        self._has_lang = np.zeros((len(self._rules), len(LANGUAGES)), dtype=bool)
+        self._has_lang[self._row_rule_ix[self._text_rows], self._row_lang[self._text_rows]] = True
+        self._lacking: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         # A flat index scores every row: its rows grouped by rule, text and key rows apart,
         # so each rule's best row is found by one pass over them (`_every_row`).
         self._row_groups = (
@@ -219,8 +228,10 @@ class Searcher:
         qvec = encode_queries(self.embedder, [q.body])
         if self._row_groups is not None:
             # A flat index is scanned whole anyway: every row is scored, in row order.
-            text, keys, votes = self._every_row(self.index.all_scores(qvec[0]), allowed)
-            return text, self._with_keyless(text, keys), votes
+            scores = self.index.all_scores(qvec[0])
+            text, keys, votes = self._every_row(scores, allowed)
+            text = self._language_fair(text, scores, q.lang, allowed)
+            return text, self._with_keyless(text, keys, self._key_gap(scores, q.lang)), votes
         # An ANN index is asked for enough neighbours for every version and key of the top
         # rulings (all rows would turn it back into a full scan).
         scores, rows = self.index.search(qvec, DENSE_CANDIDATES)
@@ -247,9 +258,10 @@ class Searcher:
         return votes
 
     def _with_keyless(
-        self, text: Mapping[str, float], keys: Mapping[str, float]
+        self, text: Mapping[str, float], keys: Mapping[str, float], gap: float = 0.0
     ) -> Mapping[str, float]:
-        """`keys`, with each keyless rule that `text` scores given its text score."""
+        """`keys`, with each keyless rule that `text` scores given its text score, raised by
+        `gap` (see `_key_gap`)."""
         if (
             self.use_keys
             and len(self._keyless_ix)
@@ -261,8 +273,19 @@ class Searcher:
             # so this rare case is done as a loop over the rules, in their order).
             keys = dict(keys.items())
             for rid in self._keyless.intersection(text):
-                keys.setdefault(rid, text[rid])
+                keys.setdefault(rid, text[rid] + gap)
         return keys
+
+    def _key_gap(self, scores: np.ndarray, lang: str) -> float:
+        """How much nearer the question is, on average, to the search keys than to the texts of
+        its language: a question is nearer other questions than passages, so a keyless rule's
+        text score is raised by this gap to stand beside the keys' scores (0 without keys)."""
+        if not len(self._keyless_ix):
+            return 0.0
+        own = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+        keys = scores[self._row_is_key & (self._row_lang == own)]
+        texts = scores[~self._row_is_key & (self._row_lang == own)]
+        return float(keys.mean() - texts.mean()) if len(keys) and len(texts) else 0.0
 
     def _every_row(
         self, scores: np.ndarray, allowed: frozenset[str]
@@ -284,6 +307,45 @@ class Searcher:
                 self._row_rule_ix[key_groups.nearest(scores, allowed_mask, KEY_NEIGHBOURS)]
             ),
         )
+
+    def _language_fair(
+        self, text: Mapping[str, float], scores: np.ndarray, lang: str, allowed: frozenset[str]
+    ) -> Mapping[str, float]:
+        """`text`, with each rule that has no text in the question's language scored as if it
+        had: e5's cosines between two languages sit below those within one, so a ruling read
+        only in another language (an imported, untranslated one) would lose to the translated
+        ones for lacking a translation, not for answering less. Its best cosine is shifted by
+        the gap between the question's mean cosine with the passages of its own language and
+        with those of the passage's language. Rules with a text in every language (the
+        curated archive) keep their scores."""
+        rows, rules = self._lacking_rows(lang)
+        if not len(rows) or not isinstance(text, RuleScores):
+            return text
+        keep = self._allowed_mask(allowed)[rules]
+        rows, rules = rows[keep], rules[keep]
+        if not len(rows):
+            return text
+        text_rows = self._text_rows
+        means = np.bincount(
+            self._row_lang[text_rows], weights=scores[text_rows], minlength=len(LANGUAGES)
+        ) / np.maximum(self._lang_rows, 1)
+        own = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+        shifted = scores[rows] + (means[own] - means[self._row_lang[rows]]).astype(scores.dtype)
+        best = np.full(len(self._rules), -np.inf, dtype=scores.dtype)
+        np.maximum.at(best, rules, shifted)
+        return text.replaced(best)
+
+    def _lacking_rows(self, lang: str) -> tuple[np.ndarray, np.ndarray]:
+        """The text rows (and their rules) of the rules with no text in `lang`."""
+        found = self._lacking.get(lang)
+        if found is None:
+            own = LANGUAGES.index(lang) if lang in LANGUAGES else -1
+            rows = self._text_rows
+            rules = self._row_rule_ix[rows]
+            lacking = ~self._has_lang[:, own] if own >= 0 else np.zeros(len(self._rules), bool)
+            keep = lacking[rules]
+            found = self._lacking[lang] = (rows[keep], rules[keep])
+        return found
 
     def lexical(
         self, q: Question, allowed: frozenset[str]

@@ -9,7 +9,7 @@ import click
 
 from indexer.archive.load import check_archive
 from indexer.language import LANGUAGES
-from service.cli.common import emit, one_line_errors, open_engine
+from service.cli.common import Failure, emit, one_line_errors, open_engine
 
 
 @click.command("import")
@@ -26,14 +26,40 @@ from service.cli.common import emit, one_line_errors, open_engine
     is_flag=True,
     help="Link each new record to the same rule in other editions (loads the model).",
 )
+@click.option("--game", help="The game of a PDF or Markdown document (id, name or alias).")
+@click.option("--title", help="The document's title in citations [default: its own title].")
+@click.option("--pages", help="Only these PDF pages, e.g. 3-40 (as the PDF counts them).")
 @click.option("--dry-run", is_flag=True, help="Parse (and link) and report, write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 @one_line_errors
-def import_(ctx, files, lang, link, dry_run, as_json):
-    """Turn rulebook-excerpt files and FAQ pages into archive records, keeping the files in sources/."""
+def import_(ctx, files, lang, link, game, title, pages, dry_run, as_json):
+    """Turn source files into archive records: a rulebook PDF or a Markdown page (--game; its
+    extracted text is kept in sources/), or rulebook-excerpt files and FAQ pages (kept in
+    sources/ as they are)."""
     from indexer.archive.load import load_archive
+    from indexer.archive.sources.documents import is_document
     from indexer.archive.sources.importer import import_files
+
+    documents = [f for f in files if is_document(f)]
+    if documents:
+        if len(documents) != len(files) or link:
+            raise Failure("import PDF or Markdown documents on their own (without --link)")
+        from service.cli.documents import import_documents
+
+        import_documents(
+            ctx,
+            list(files),
+            game=game,
+            lang=lang,
+            title=title,
+            pages=pages,
+            dry_run=dry_run,
+            as_json=as_json,
+        )
+        return
+    if game or title or pages:
+        raise Failure("--game, --title and --pages are for PDF and Markdown documents")
 
     archive = load_archive(ctx.obj["archive"])
     embedder = None

@@ -123,10 +123,67 @@ def _reference_dense(searcher, q, allowed):
         if is_key and seen < KEY_NEIGHBOURS:
             seen += 1
             votes[rid] = votes.get(rid, 0.0) + 1.0 / KEY_NEIGHBOURS
+    text = _reference_language_fair(searcher, q, allowed, scores[0], rows[0], text)
     if searcher.use_keys:
+        gap = _reference_key_gap(searcher, q, scores[0], rows[0])
         for rid in searcher._keyless.intersection(text):
-            keys.setdefault(rid, text[rid])
+            keys.setdefault(rid, text[rid] + gap)
     return text, keys, votes
+
+
+def _row_order(index, scores, rows):
+    import numpy as np
+
+    out = np.empty(len(index.passages), dtype=scores.dtype)
+    out[rows] = scores
+    return out
+
+
+def _reference_language_fair(searcher, q, allowed, scores, rows, text):
+    """A rule with no text in the question's language: its best text row, each shifted by the
+    question's mean cosine with its own language's texts less that with the row's language."""
+    import numpy as np
+
+    from indexer.language import LANGUAGES
+
+    index = searcher.index
+    by_row = _row_order(index, scores, rows)
+    langs = np.array([LANGUAGES.index(p.lang) for p in index.passages])
+    texts = np.array([p.kind != "ask" for p in index.passages])
+    means = np.bincount(langs[texts], weights=by_row[texts], minlength=len(LANGUAGES)) / np.maximum(
+        np.bincount(langs[texts], minlength=len(LANGUAGES)), 1
+    )
+    own = LANGUAGES.index(q.lang)
+    having = {
+        searcher.archive.edition_group(p.record)[0]
+        for p in index.passages
+        if p.kind != "ask" and p.lang == q.lang
+    }
+    fair = dict(text)
+    best: dict[str, np.float32] = {}
+    for row, p in enumerate(index.passages):
+        rid = searcher.archive.edition_group(p.record)[0]
+        if p.kind == "ask" or rid in having or rid not in allowed:
+            continue
+        shifted = by_row[row] + (means[own] - means[langs[row]]).astype(by_row.dtype)
+        best[rid] = max(best.get(rid, shifted), shifted)
+    fair.update({rid: float(v) for rid, v in best.items() if rid in fair})
+    return fair
+
+
+def _reference_key_gap(searcher, q, scores, rows):
+    """The question's mean cosine with the keys of its language less that with its texts."""
+    import numpy as np
+
+    index = searcher.index
+    if not searcher._keyless:
+        return 0.0
+    by_row = _row_order(index, scores, rows)
+    mine = np.array([p.lang == q.lang for p in index.passages])
+    keys = np.array([p.kind == "ask" for p in index.passages])
+    if not (mine & keys).any() or not (mine & ~keys).any():
+        return 0.0
+    return float(by_row[mine & keys].mean() - by_row[mine & ~keys].mean())
 
 
 def _reference_lexical(searcher, q, allowed):

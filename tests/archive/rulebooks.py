@@ -1,0 +1,64 @@
+"""The test rulebooks (tests/data/rulebooks/: our own words about rules the archive does not
+hold; test data, never rulings), laid out as PDFs, and how an extraction is scored against
+their ground truth."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from functools import cache
+from pathlib import Path
+
+from indexer.archive.sources.document import Document
+
+BOOKS = Path(__file__).resolve().parents[1] / "data" / "rulebooks"
+#: Books the PDF reader was developed on (heldout too: its first measure found a bug in the
+#: prototype), and the one laid out in a style it never saw (style "c", made apart from it).
+TUNED = ("frosthaven-extra", "gloomhaven-extra")
+HELD_OUT = "heldout"
+UNTUNED = "untuned"
+
+
+@cache
+def _maker():
+    spec = importlib.util.spec_from_file_location("make_pdf", BOOKS / "make_pdf.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_book(name: str, folder: Path, style: str | None = None) -> tuple[Path, dict]:
+    """The book laid out as a PDF in `folder`: (its path, its ground truth)."""
+    pdf = folder / f"{name}.pdf"
+    _maker().make_pdf(BOOKS / f"{name}.yaml", pdf, style=style)
+    truth = json.loads(pdf.with_suffix(".truth.json").read_text(encoding="utf-8"))
+    return pdf, truth
+
+
+def score(document: Document, truth: dict) -> dict:
+    """How much of the book came out whole: each true block matched to the extracted block of
+    the same text (each used once), then its printed page, section and kind compared."""
+    got = {b.text: i for i, b in enumerate(document.blocks)}
+    rows = []
+    for block in truth["blocks"]:
+        i = got.get(block["plain_text"])
+        found = document.blocks[i] if i is not None else None
+        rows.append({
+            "key": block["key"],
+            "whole": found is not None,
+            "page": found is not None and found.page == str(block["page"]),
+            "section": found is not None and found.section == block["section_path"],
+            "kind": found is not None and found.kind == block["kind"],
+        })  # fmt: skip
+    whole = sum(r["whole"] for r in rows)
+    return {
+        "blocks": len(rows),
+        "whole": whole,
+        "whole_share": round(whole / len(rows), 4),
+        "right_page_and_section": sum(r["whole"] and r["page"] and r["section"] for r in rows),
+        "kind": sum(r["kind"] for r in rows),
+        "extra": len(document.blocks) - whole,
+        "missed": [r["key"] for r in rows if not (r["whole"] and r["page"] and r["section"])],
+    }

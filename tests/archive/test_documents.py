@@ -1,0 +1,194 @@
+"""A community imports the rulebook it owns: PDF and Markdown documents into records, each cited
+to its printed page and section, the extracted text kept in sources/ (never the file)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from indexer.archive.load import load_archive
+from indexer.archive.sources.pdf import read_pdf
+from service.cli import cli
+from tests.archive.rulebooks import BOOKS, HELD_OUT, TUNED, UNTUNED, make_book, score
+from tests.conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
+    folder = tmp_path_factory.mktemp("books")
+    return {name: make_book(name, folder) for name in (*TUNED, HELD_OUT)}
+
+
+@pytest.fixture()
+def archive_copy(tmp_path) -> Path:
+    root = tmp_path / "rulings"
+    shutil.copytree(REPO / "rulings", root)
+    return root
+
+
+@pytest.mark.parametrize("name", [*TUNED, HELD_OUT])
+def test_a_two_column_pdf_comes_out_whole_with_printed_pages_and_sections(books, name):
+    pdf, truth = books[name]
+    doc = read_pdf(pdf)
+    figures = score(doc, truth)
+    assert figures["whole_share"] >= 0.95, figures
+    assert figures["right_page_and_section"] >= 0.95 * figures["blocks"], figures
+    assert figures["extra"] == 0, figures
+    assert doc.title == truth["title"]
+    # The paragraphs that run across a column or a page break are among the whole ones.
+    assert all(
+        b["plain_text"] in {x.text for x in doc.blocks} for b in truth["blocks"] if b["split"]
+    )
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the book in a layout the reader never saw (style c): 33 of 34 blocks whole, but its "
+    "section headings (10.5 pt on a 9.5 pt body) are not read as headings, so sections and "
+    "pages are wrong: the measure the reader must meet next"))  # fmt: skip
+def test_an_untuned_layout_comes_out_whole_with_pages_and_sections(tmp_path):
+    pdf, truth = make_book(UNTUNED, tmp_path)
+    figures = score(read_pdf(pdf), truth)
+    assert figures["whole_share"] >= 0.95, figures
+    assert figures["right_page_and_section"] >= 0.95 * figures["blocks"], figures
+
+
+@pytest.mark.parametrize("name", [*TUNED, HELD_OUT])
+def test_no_running_header_or_page_number_in_any_block(books, name):
+    pdf, truth = books[name]
+    doc = read_pdf(pdf)
+    header = truth["running_header"]
+    printed = {str(n) for n in range(truth["first_page"], truth["first_page"] + truth["pages"])}
+    assert not any(header in b.text for b in doc.blocks)
+    assert not any(b.text in printed or b.text.split()[-1] in printed for b in doc.blocks)
+    # The printed number, not the PDF's index: the books start at pages 14, 37, 51.
+    assert doc.blocks[0].page == str(truth["first_page"])
+
+
+def test_icon_glyphs_are_counted_and_reported_not_dropped_silently(books):
+    pdf, truth = books[TUNED[0]]
+    doc = read_pdf(pdf)
+    icons = sum(len(b["icons"]) for b in truth["blocks"])
+    assert icons and sum(b.icons for b in doc.blocks) == icons
+    assert sum(doc.unknown_glyphs.values()) == icons and "ZapfDingbats" in doc.unknown_glyphs
+
+
+def test_import_writes_records_and_the_extracted_text_and_again_changes_nothing(
+    runner, books, archive_copy
+):
+    pdf, truth = books[TUNED[0]]
+    base = ["--archive", str(archive_copy)]
+    dry = runner.invoke(cli, [*base, "import", str(pdf), "--game", "FH", "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "outline (section, first printed page, blocks):" in dry.output
+    assert not (archive_copy / "sources" / f"{pdf.stem}.txt").exists()
+    done = runner.invoke(cli, [*base, "import", str(pdf), "--game", "FH", "--json"])
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)["documents"][0]
+    assert len(report["written"]) == len(truth["blocks"]) and report["unknown_glyphs"]
+    kept = (archive_copy / "sources" / f"{pdf.stem}.txt").read_text(encoding="utf-8")
+    assert report["sha256"] in kept and not (archive_copy / "sources" / pdf.name).exists()
+    archive = load_archive(archive_copy)
+    rec = archive.records[report["written"][0]]
+    assert not rec.curated and rec.citation.file == f"{pdf.stem}.txt"
+    # Every record cites the line of the kept text that holds its text.
+    lines = kept.splitlines()
+    for rid in report["written"]:
+        cit = archive.records[rid].citation
+        assert lines[cit.line - 1] == archive.records[rid].text and cit.pages and cit.section
+    again = runner.invoke(cli, [*base, "import", str(pdf), "--game", "frosthaven", "--json"])
+    second = json.loads(again.output)["documents"][0]
+    assert second["written"] == second["updated"] == second["removed"] == []
+    assert len(second["unchanged"]) == len(truth["blocks"])
+    assert runner.invoke(cli, [*base, "lint"]).exit_code == 0
+    strict = runner.invoke(cli, [*base, "lint", "--strict"])
+    assert (
+        strict.exit_code == 1 and f"{rec.id}: curated: imported, not curated yet" in strict.output
+    )
+
+
+def test_a_new_printing_updates_what_changed(runner, tmp_path, archive_copy):
+    import yaml
+
+    book = yaml.safe_load((BOOKS / f"{TUNED[1]}.yaml").read_text(encoding="utf-8"))
+    first, _ = _laid_out(book, tmp_path / "one")
+    paragraphs = [b for b in book["blocks"] if b["type"] == "paragraph"]
+    paragraphs[0]["text"] = paragraphs[0]["text"].replace(".", ", as the second printing says.", 1)
+    book["blocks"].remove(paragraphs[-1])
+    second, _ = _laid_out(book, tmp_path / "two")
+    base = ["--archive", str(archive_copy), "import", "--game", "GH", "--json"]
+    one = json.loads(runner.invoke(cli, [*base, str(first)]).output)["documents"][0]
+    two = json.loads(runner.invoke(cli, [*base, str(second)]).output)["documents"][0]
+    assert len(two["updated"]) >= 1 and len(two["removed"]) == 1 and two["written"] == []
+    assert set(two["removed"]) <= set(one["written"])
+    assert runner.invoke(cli, ["--archive", str(archive_copy), "lint"]).exit_code == 0
+
+
+def _laid_out(book: dict, folder: Path) -> tuple[Path, dict]:
+    import yaml
+
+    from tests.archive.rulebooks import _maker
+
+    folder.mkdir(parents=True)
+    source = folder / f"{TUNED[1]}.yaml"
+    source.write_text(yaml.safe_dump(book, allow_unicode=True), encoding="utf-8")
+    pdf = folder / f"{TUNED[1]}.pdf"
+    return pdf, _maker().make_pdf(source, pdf)
+
+
+MARKDOWN = """# Our Table's Frosthaven FAQ
+
+## Conditions
+
+**POISON.** A poisoned figure takes one more damage from each attack, and a heal removes the
+poison instead of healing.
+
+> **Example: Poison and Shield**
+> Shield 1 against an attack of 3 on a poisoned figure: 3 damage.
+
+### Bane
+
+Bane deals 10 damage at the end of the figure's next turn.
+"""
+
+
+def test_a_markdown_page_imports_with_its_headings_as_sections(runner, tmp_path, archive_copy):
+    page = tmp_path / "table-faq.md"
+    page.write_text(MARKDOWN, encoding="utf-8")
+    out = runner.invoke(
+        cli, ["--archive", str(archive_copy), "import", str(page), "--game", "FH", "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    written = json.loads(out.output)["documents"][0]["written"]
+    records = load_archive(archive_copy).records
+    got = {records[r].citation.section: records[r] for r in written if not records[r].title}
+    assert got["Conditions"].text.startswith("POISON. A poisoned figure")
+    assert got["Conditions > Bane"].citation.pages == []
+    box = next(records[r] for r in written if records[r].title)
+    assert (
+        box.title == "Example: Poison and Shield"
+        and box.citation.source == "Our Table's Frosthaven FAQ"
+    )
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dry-run"], "give the game of the document: --game"),
+    (["--game", "FH", "--pages", "9-3"], "--pages '9-3' is not a page range such as 3-40"),
+    (["--game", "FH", "--pages", "40-50"], "pages 40-50 are not in 1-3"),
+    (["--game", "FH", "--link"], "import PDF or Markdown documents on their own"),
+    (["--game", "Root"], "unknown game 'Root'"),
+])  # fmt: skip
+def test_bad_document_imports_are_one_line(runner, books, archive_copy, args, message):
+    pdf, _ = books[TUNED[0]]
+    out = runner.invoke(cli, ["--archive", str(archive_copy), "import", str(pdf), *args])
+    assert out.exit_code != 0 and message in out.output, out.output
+    assert len(out.output.strip().splitlines()) == 1 and "Traceback" not in out.output
+
+
+def test_a_file_that_is_no_pdf_is_refused_in_one_line(runner, tmp_path, archive_copy):
+    fake = tmp_path / "rules.pdf"
+    fake.write_bytes(b"not a pdf at all")
+    out = runner.invoke(cli, ["--archive", str(archive_copy), "import", str(fake), "--game", "FH"])
+    assert out.exit_code == 1 and out.output.startswith("Error: rules.pdf: cannot read the PDF")

@@ -1,0 +1,675 @@
+"""Lay a test rulebook (tests/data/rulebooks/*.yaml) out as a realistic PDF.
+
+Test-data generator for the future ``rulings import FILE.pdf`` feature. The
+PDF looks like a printed rulebook: A4, two justified columns, words
+hyphenated at line ends, a running header line, a printed page number that
+starts at the book's ``first_page`` (so printed page != PDF page index),
+larger bold headings, shaded/bordered boxes for examples and sidebars,
+paragraphs that run across column and page breaks, and game icons drawn
+inline from a symbol font (ZapfDingbats).
+
+Beside the PDF it writes the ground truth, ``<name>.truth.json``: for every
+paragraph and box its key, the printed page (and PDF page index, column) where
+it starts, the pages/columns it continues on, its section heading path and its
+text as written, so a test can score an extractor.
+
+    make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c]
+    python make_pdf.py --all OUTDIR                      # the four books, each in its own style
+
+Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
+"a" and "b") follows other printed-book habits: mirrored margins (wider inner
+margin, so column positions differ between left and right pages), a narrow
+gutter with a thin column rule, a top running header with the book's short
+title on the left and the current chapter on the right, the page number in a
+filled tab at the bottom outer corner, spaced paragraphs without indent and
+boxes with a coloured border, light fill and bold title. Its truth JSON also
+lists the running header text of every page ("page_headers").
+
+Only reportlab (BSD) and PyYAML are needed. The output is deterministic
+(reportlab's invariant mode: no dates or random document ids).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import yaml
+from reportlab import rl_config
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_JUSTIFY, TA_LEFT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Frame,
+    FrameBreak,
+    NextPageTemplate,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+rl_config.invariant = 1
+
+HERE = Path(__file__).resolve().parent
+BOOKS = ("frosthaven-extra.yaml", "gloomhaven-extra.yaml", "heldout.yaml", "untuned.yaml")
+
+# Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
+# reportlab encodes into the font's own built-in encoding).
+ICONS = {
+    "fire": "\u273a",
+    "ice": "\u2744",
+    "air": "\u2708",
+    "earth": "\u25b2",
+    "light": "\u2737",
+    "dark": "\u25cf",
+    "wild": "\u2739",
+    "move": "\u2794",
+    "attack": "\u2716",
+    "range": "\u27b6",
+    "heal": "\u271a",
+    "shield": "\u25c6",
+    "xp": "\u2605",
+    "spent": "\u27b2",
+    "lost": "\u2716",
+    "loot": "\u272a",
+}
+ICON_RE = re.compile(r"\{([a-z]+)\}")
+LEAD_RE = re.compile(r"^([A-Z][A-Z' ]*[A-Z](?: X)?[.:])(?=\s)")
+
+
+@dataclass(frozen=True)
+class Style:
+    name: str
+    left: float
+    right: float
+    top: float
+    bottom: float
+    gutter: float
+    body_font: str
+    bold_font: str
+    head_font: str
+    size: float
+    leading: float
+    h1: float
+    h2: float
+    para_space: float  # space after a paragraph
+    first_indent: float  # first-line indent of a paragraph
+    header_at: str  # "top" or "bottom": where the running header line is
+    number_at: str  # "outer", "left", "right" or "center": footer page number
+    box_fill: object
+    box_border: object
+    title_size: float
+    # Optional features (the defaults keep styles "a" and "b" exactly as they were).
+    inner: float = 0  # > 0: mirrored margins, `left` is then the outer and this the inner margin
+    h2_font: str | None = None  # level-2 heading font (default head_font)
+    h2_color: object = None
+    box_title_font: str | None = None  # default head_font
+    box_title_color: object = None  # default black
+    box_border_width: float = 1.2
+    header_layout: str = "single"  # "single": running_header only; "title-chapter": + chapter right
+    page_tab: bool = False  # page number in a filled tab at the bottom outer corner
+    column_rule: bool = False  # thin vertical line in the middle of the gutter
+
+
+STYLES = {
+    # Serif body, sans headings, header on top, page number in the outer corner.
+    "a": Style(
+        "a",
+        18 * mm,
+        18 * mm,
+        24 * mm,
+        20 * mm,
+        8 * mm,
+        "Times-Roman",
+        "Times-Bold",
+        "Helvetica-Bold",
+        10,
+        12.2,
+        15,
+        12,
+        5,
+        0,
+        "top",
+        "outer",
+        colors.Color(0.91, 0.89, 0.84),
+        colors.Color(0.45, 0.35, 0.2),
+        22,
+    ),
+    # Sans body, serif headings, indented paragraphs without gaps, running header
+    # at the bottom with the page number centred, wider margins.
+    "b": Style(
+        "b",
+        24 * mm,
+        20 * mm,
+        20 * mm,
+        26 * mm,
+        10 * mm,
+        "Helvetica",
+        "Helvetica-Bold",
+        "Times-Bold",
+        9,
+        11.4,
+        16,
+        12.5,
+        0,
+        11,
+        "bottom",
+        "center",
+        colors.Color(0.86, 0.91, 0.95),
+        colors.Color(0.15, 0.3, 0.5),
+        20,
+    ),
+    # Sans body (9.5 pt) with serif bold-italic chapter headings and small sans section
+    # headings, mirrored margins, narrow ruled gutter, spaced paragraphs, header on top
+    # (book title left, chapter right), page number in a tab at the bottom outer corner.
+    "c": Style(
+        "c",
+        14 * mm,  # outer margin
+        14 * mm,  # outer margin (mirrored: see `inner`)
+        21 * mm,
+        23 * mm,
+        5.5 * mm,
+        "Helvetica",
+        "Helvetica-Bold",
+        "Times-BoldItalic",
+        9.5,
+        12.4,
+        19,
+        10.5,
+        6.5,
+        0,
+        "top",
+        "outer",
+        colors.Color(0.93, 0.96, 0.92),
+        colors.Color(0.16, 0.42, 0.34),
+        24,
+        inner=22 * mm,
+        h2_font="Helvetica-Bold",
+        h2_color=colors.Color(0.55, 0.2, 0.12),
+        box_title_font="Helvetica-Bold",
+        box_title_color=colors.Color(0.16, 0.42, 0.34),
+        box_border_width=1.6,
+        header_layout="title-chapter",
+        page_tab=True,
+        column_rule=True,
+    ),
+}
+
+# ---------------------------------------------------------------- hyphenation
+_VOWELS = set("aeiouy")
+_KEEP = {"th", "ch", "sh", "ph", "wh", "ck", "gh", "qu", "ng", "wr", "kn"}
+_SUFFIXES = ("tion", "sion", "ment", "ness", "able", "ible", "ing")
+SHY = "\xad"
+
+
+def hyphen_points(word: str) -> list[int]:
+    """Indices where `word` may be broken (simple VC|CV syllable rule plus a few suffixes)."""
+    w = word.lower()
+    n = len(w)
+    if n < 8 or not w.isalpha() or word.isupper():
+        return []
+    pts = set()
+    for i in range(3, n - 2):
+        a, b = w[i - 1], w[i]
+        if (
+            a not in _VOWELS
+            and b not in _VOWELS
+            and w[i - 2] in _VOWELS
+            and w[i + 1] in _VOWELS
+            and a + b not in _KEEP
+        ):
+            pts.add(i)
+    for suf in _SUFFIXES:
+        i = n - len(suf)
+        if w.endswith(suf) and i >= 3 and w[i - 1] not in _VOWELS:
+            pts.add(i)
+    return sorted(p for p in pts if 3 <= p <= n - 3)
+
+
+def hyphenate(text: str) -> str:
+    def one(m: re.Match) -> str:
+        w = m.group(0)
+        pts = hyphen_points(w)
+        out, last = [], 0
+        for p in pts:
+            out.append(w[last:p])
+            last = p
+        out.append(w[last:])
+        return SHY.join(out)
+
+    return re.sub(r"[A-Za-z]+", one, text)
+
+
+# ---------------------------------------------------------------- text helpers
+def plain_text(text: str) -> str:
+    """The text without icon tokens, whitespace collapsed: what an extractor should return."""
+    return re.sub(r"\s+", " ", ICON_RE.sub("", text)).replace(" .", ".").replace(" ,", ",").strip()
+
+
+def markup(text: str, st: Style, bold_lead: bool = True) -> str:
+    """YAML text -> reportlab paragraph markup (lead term bold, icons in ZapfDingbats, soft hyphens)."""
+    lead = ""
+    m = LEAD_RE.match(text) if bold_lead else None
+    if m:
+        lead = f'<font name="{st.bold_font}">{escape(m.group(1))}</font>'
+        text = text[m.end() :]
+    parts = []
+    for i, piece in enumerate(ICON_RE.split(text)):
+        if i % 2:
+            parts.append(f'<font name="ZapfDingbats">{ICONS[piece]}</font>')
+        else:
+            parts.append(escape(hyphenate(piece)))
+    return lead + "".join(parts)
+
+
+# ---------------------------------------------------------------- flowables
+class KeyedParagraph(Paragraph):
+    """A Paragraph that remembers which ground-truth block it is, across splits."""
+
+    gt_key: str | None = None
+    gt_part: int = 0
+    gt_level: int = 0  # headings: 1 or 2
+    gt_text: str = ""  # headings: the heading text
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        for i, p in enumerate(parts):
+            p.gt_key, p.gt_part = self.gt_key, self.gt_part + i
+        return parts
+
+
+def col_width(st: Style) -> float:
+    return (A4[0] - st.left - (st.inner or st.right) - st.gutter) / 2
+
+
+class RulebookDoc(BaseDocTemplate):
+    def __init__(self, filename, book, st: Style, **kw):
+        super().__init__(
+            filename,
+            pagesize=A4,
+            leftMargin=st.left,
+            rightMargin=st.right,
+            topMargin=st.top,
+            bottomMargin=st.bottom,
+            title=book["title"],
+            author="rulings test data",
+            subject=book["game"],
+            creator="make_pdf.py",
+            invariant=1,
+            **kw,
+        )
+        self.book, self.st = book, st
+        self.placed: list[tuple[str, int, int, str]] = []  # key, part, pdf page (1-based), frame id
+        self.chapters: list[tuple[int, str]] = []  # pdf page, text of every level-1 heading
+        self.top_chapter: dict[int, str | None] = {}  # pdf page -> chapter in effect at its top
+        self.page_headers: list[dict] = []  # style "title-chapter": what each page's header shows
+        if st.inner:
+            self._mirrored_templates()
+            return
+        W, H = A4
+        colw = (W - st.left - st.right - st.gutter) / 2
+        fh = H - st.top - st.bottom
+        title_h = 24 * mm
+        left = dict(
+            x1=st.left, width=colw, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0
+        )
+        right = dict(left, x1=st.left + colw + st.gutter)
+        first = [
+            Frame(
+                y1=st.bottom + fh - title_h,
+                height=title_h,
+                id="title",
+                **dict(left, width=W - st.left - st.right),
+            ),
+            Frame(y1=st.bottom, height=fh - title_h, id="col1", **left),
+            Frame(y1=st.bottom, height=fh - title_h, id="col2", **right),
+        ]
+        later = [
+            Frame(y1=st.bottom, height=fh, id="col1", **left),
+            Frame(y1=st.bottom, height=fh, id="col2", **right),
+        ]
+        # Style "a" draws header/footer before the page's text, style "b" after it, so
+        # content-stream order differs from reading order in one of them.
+        hook = {"onPage": self.decorate} if st.header_at == "top" else {"onPageEnd": self.decorate}
+        self.addPageTemplates(
+            [PageTemplate("first", first, **hook), PageTemplate("later", later, **hook)]
+        )
+
+    def printed(self, page: int) -> int:
+        return self.book["first_page"] + page - 1
+
+    def margins(self, page: int) -> tuple[float, float]:
+        """Left and right margin of a PDF page (1-based): mirrored when the style has `inner`."""
+        st = self.st
+        if not st.inner:
+            return st.left, st.right
+        # Odd printed pages are right-hand (recto) pages: inner margin on their left.
+        return (st.inner, st.left) if self.printed(page) % 2 else (st.left, st.inner)
+
+    def _mirrored_templates(self):
+        """Page templates for mirrored margins: "first", then "later"/"later-alt" alternating."""
+        st, (W, H) = self.st, A4
+        colw, fh, title_h = col_width(st), H - st.top - st.bottom, 24 * mm
+
+        def frames(page: int, first: bool) -> list[Frame]:
+            lm, rm = self.margins(page)
+            pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+            h = fh - title_h if first else fh
+            out = (
+                [Frame(lm, st.bottom + fh - title_h, W - lm - rm, title_h, id="title", **pad)]
+                if first
+                else []
+            )
+            return out + [
+                Frame(lm, st.bottom, colw, h, id="col1", **pad),
+                Frame(lm + colw + st.gutter, st.bottom, colw, h, id="col2", **pad),
+            ]
+
+        hook = {"onPageEnd": self.decorate_title_chapter}
+        self.addPageTemplates(
+            [
+                PageTemplate("first", frames(1, True), **hook),
+                PageTemplate("later", frames(2, False), autoNextPageTemplate="later-alt", **hook),
+                PageTemplate("later-alt", frames(3, False), autoNextPageTemplate="later", **hook),
+            ]
+        )
+
+    def decorate_title_chapter(self, canv, doc):
+        """Header on top (book title left, chapter right), page number in a tab at the outer foot."""
+        st, (W, H) = self.st, A4
+        page = doc.page
+        num = self.printed(page)
+        lm, rm = self.margins(page)
+        chapter = self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
+        self.page_headers.append(
+            {
+                "page": num,
+                "pdf_page_index": page - 1,
+                "left": self.book["running_header"],
+                "right": chapter,
+            }
+        )
+        canv.saveState()
+        y = H - st.top + 8 * mm
+        canv.setFillColor(colors.Color(0.3, 0.3, 0.3))
+        canv.setFont("Helvetica", 7.5)
+        canv.drawString(lm, y, self.book["running_header"])
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 7.5)
+        canv.drawRightString(W - rm, y, chapter)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.6)
+        canv.line(lm, y - 3.5, W - rm, y - 3.5)
+        if st.column_rule:
+            x = lm + col_width(st) + st.gutter / 2
+            top = H - st.top - (24 * mm if page == 1 else 0)
+            canv.setStrokeColor(colors.Color(0.7, 0.7, 0.7))
+            canv.setLineWidth(0.4)
+            canv.line(x, st.bottom, x, top)
+        if st.page_tab:
+            tab_w, tab_h = 12 * mm, 6.5 * mm
+            x0 = W - rm - tab_w if num % 2 else lm
+            y0 = st.bottom - 14 * mm
+            canv.setFillColor(st.box_border)
+            canv.roundRect(x0, y0, tab_w, tab_h, 1.5 * mm, stroke=0, fill=1)
+            canv.setFillColor(colors.white)
+            canv.setFont("Helvetica-Bold", 9)
+            canv.drawCentredString(x0 + tab_w / 2, y0 + 2.2 * mm, str(num))
+        canv.restoreState()
+
+    def decorate(self, canv, doc):
+        st, W, H = self.st, *A4
+        num = str(self.printed(doc.page))
+        canv.saveState()
+        canv.setStrokeColor(colors.Color(0.4, 0.4, 0.4))
+        canv.setLineWidth(0.5)
+        foot_y = st.bottom - 12 * mm
+        if st.header_at == "top":
+            y = H - st.top + 9 * mm
+            canv.setFont("Helvetica", 7.5)
+            canv.drawString(st.left, y, self.book["running_header"])
+            canv.line(st.left, y - 2.5, W - st.right, y - 2.5)
+        else:
+            canv.setFillColor(st.box_border)
+            canv.rect(0, H - 8 * mm, W, 3 * mm, stroke=0, fill=1)  # decorative band, no text
+            canv.setFillColor(colors.black)
+            canv.line(st.left, foot_y + 9, W - st.right, foot_y + 9)
+            canv.setFont("Helvetica-Oblique", 7.5)
+            canv.drawString(st.left, foot_y, self.book["running_header"])
+        canv.setFont(st.head_font, 9)
+        where = st.number_at
+        if where == "outer":
+            where = "right" if int(num) % 2 else "left"
+        if where == "right":
+            canv.drawRightString(W - st.right, foot_y, num)
+        elif where == "left":
+            canv.drawString(st.left, foot_y, num)
+        else:
+            canv.drawCentredString(W / 2, foot_y, num)
+        canv.restoreState()
+
+    def afterFlowable(self, flowable):
+        key = getattr(flowable, "gt_key", None)
+        if key:
+            self.placed.append((key, getattr(flowable, "gt_part", 0), self.page, self.frame.id))
+        h1 = flowable.gt_text if getattr(flowable, "gt_level", 0) == 1 else None
+        if self.page not in self.top_chapter:  # first flowable of this page
+            self.top_chapter[self.page] = h1 or (self.chapters[-1][1] if self.chapters else None)
+        if h1:
+            self.chapters.append((self.page, h1))
+
+
+def _styles(st: Style) -> dict[str, ParagraphStyle]:
+    body = ParagraphStyle(
+        "body",
+        fontName=st.body_font,
+        fontSize=st.size,
+        leading=st.leading,
+        alignment=TA_JUSTIFY,
+        spaceAfter=st.para_space,
+        firstLineIndent=st.first_indent,
+        embeddedHyphenation=1,
+        uriWasteReduce=0,
+        allowWidows=1,
+        allowOrphans=1,
+    )
+    return {
+        "body": body,
+        "box": ParagraphStyle(
+            "box",
+            parent=body,
+            fontSize=st.size - 0.5,
+            leading=st.leading - 0.8,
+            spaceAfter=0,
+            firstLineIndent=0,
+        ),
+        "boxtitle": ParagraphStyle(
+            "boxtitle",
+            fontName=st.box_title_font or st.head_font,
+            **({"textColor": st.box_title_color} if st.box_title_color is not None else {}),
+            fontSize=st.size + 0.5,
+            leading=st.leading + 1,
+            spaceAfter=3,
+            alignment=TA_LEFT,
+        ),
+        "h1": ParagraphStyle(
+            "h1",
+            fontName=st.head_font,
+            fontSize=st.h1,
+            leading=st.h1 * 1.2,
+            spaceBefore=10,
+            spaceAfter=6,
+            keepWithNext=1,
+            textColor=st.box_border,
+        ),
+        "h2": ParagraphStyle(
+            "h2",
+            fontName=st.h2_font or st.head_font,
+            **({"textColor": st.h2_color} if st.h2_color is not None else {}),
+            fontSize=st.h2,
+            leading=st.h2 * 1.2,
+            spaceBefore=6,
+            spaceAfter=4,
+            keepWithNext=1,
+        ),
+        "title": ParagraphStyle(
+            "title",
+            fontName=st.head_font,
+            fontSize=st.title_size,
+            leading=st.title_size * 1.2,
+            alignment=TA_LEFT,
+        ),
+    }
+
+
+def _box(block, st: Style, sty, width) -> Table:
+    cell = [
+        Paragraph(escape(block["title"]), sty["boxtitle"]),
+        Paragraph(markup(block["text"], st), sty["box"]),
+    ]
+    t = Table([[cell]], colWidths=[width])
+    t.setStyle(
+        TableStyle(
+            [
+                ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+                ("BOX", (0, 0), (-1, -1), st.box_border_width, st.box_border),
+                ("LEFTPADDING", (0, 0), (-1, -1), 7),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 7),
+                ("TOPPADDING", (0, 0), (-1, -1), 6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 7),
+            ]
+        )
+    )
+    t.gt_key, t.gt_part = block["key"], 0
+    return t
+
+
+# ---------------------------------------------------------------- public API
+def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
+    """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
+    st = STYLES[style]
+    sty = _styles(st)
+    out = Path(out_pdf_path)
+    doc = RulebookDoc(str(out), book, st)
+    colw = col_width(st)
+    story = [
+        Paragraph(escape(book["title"]), sty["title"]),
+        NextPageTemplate("later"),
+        FrameBreak(),
+    ]
+    path: list[str] = []
+    truth_blocks, headings = [], []
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl = int(block["level"])
+            path = path[: lvl - 1] + [block["text"]]
+            h = KeyedParagraph(escape(block["text"]), sty[f"h{lvl}"])
+            h.gt_key = f"#heading{len(headings)}"
+            h.gt_level, h.gt_text = lvl, block["text"]
+            story.append(h)
+            headings.append({"id": h.gt_key, "level": lvl, "text": block["text"]})
+            continue
+        if kind == "paragraph":
+            p = KeyedParagraph(markup(block["text"], st), sty["body"])
+            p.gt_key = block["key"]
+            story.append(p)
+        elif kind == "box":
+            story += [Spacer(1, 3), _box(block, st, sty, colw), Spacer(1, 8)]
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        truth_blocks.append(
+            {
+                "key": block["key"],
+                "kind": kind,
+                "title": block.get("title"),
+                "section": list(path),
+                "section_path": " > ".join(path),
+                "text": block["text"],
+                "plain_text": plain_text(block["text"]),
+                "icons": ICON_RE.findall(block["text"]),
+            }
+        )
+    doc.build(story)
+
+    where: dict[str, list[tuple[int, int, str]]] = {}
+    for key, part, page, frame in doc.placed:
+        where.setdefault(key, []).append((part, page, frame))
+    for h in headings:
+        ((_, page, frame),) = where.pop(h.pop("id"))
+        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=int(frame[-1]))
+    for b in truth_blocks:
+        parts = sorted(where[b["key"]])
+        _, page, frame = parts[0]
+        b.update(
+            page=doc.printed(page),
+            pdf_page_index=page - 1,
+            column=int(frame[-1]),
+            continues=[
+                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": int(f[-1])}
+                for _, p, f in parts[1:]
+            ],
+        )
+        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
+    truth = {
+        "title": book["title"],
+        "game": book["game"],
+        "style": style,
+        "running_header": book["running_header"],
+        "first_page": book["first_page"],
+        "pages": doc.page,
+        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
+        "icons": {
+            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
+            for k, v in ICONS.items()
+        },
+        "headings": headings,
+        "blocks": truth_blocks,
+    }
+    if st.header_layout == "title-chapter":
+        truth["page_headers"] = doc.page_headers
+    out.with_suffix(".truth.json").write_text(
+        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
+    )
+    return truth
+
+
+def make_pdf(book_yaml_path, out_pdf_path, style: str | None = None) -> dict:
+    """Lay out one book YAML as a PDF at out_pdf_path, ground truth beside it (<stem>.truth.json)."""
+    book = yaml.safe_load(Path(book_yaml_path).read_text())
+    return build_pdf(book, out_pdf_path, style or book.get("layout_style", "a"))
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--all"] and len(argv) == 2:
+        outdir = Path(argv[1])
+        outdir.mkdir(parents=True, exist_ok=True)
+        for name in BOOKS:
+            t = make_pdf(HERE / name, outdir / name.replace(".yaml", ".pdf"))
+            splits = sorted({b["split"] for b in t["blocks"] if b["split"]})
+            print(
+                f"{name}: style {t['style']}, {t['pages']} pages (printed {t['printed_pages']}), splits: {splits}"
+            )
+        return 0
+    args = [a for a in argv if not a.startswith("--style")]
+    style = next((a.split("=", 1)[1] for a in argv if a.startswith("--style=")), None)
+    if len(args) != 2:
+        print(__doc__)
+        return 2
+    t = make_pdf(args[0], args[1], style)
+    print(f"{args[1]}: style {t['style']}, {t['pages']} pages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
