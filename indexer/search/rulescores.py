@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from indexer.language import LANGUAGES
+
 
 class RuleScores(Mapping[str, float]):
     """A read-only {rule: score} over numpy arrays: a signal scores thousands of rules at
@@ -148,6 +150,66 @@ class RowGroups:
             cut = np.partition(values, len(values) - n)[len(values) - n]
             rows, values = rows[values >= cut], values[values >= cut]
         return rows[np.lexsort((-rows, -values))][:n]
+
+
+class RowLanguages:
+    """Each index row's language, to score fairly the rulings without a text in the asker's
+    language (an imported one, not translated yet): e5's cosines between two languages sit
+    below those within one, and a question sits nearer other questions (the search keys) than
+    passages, so such a ruling would lose for lacking a translation or keys, not for answering
+    less. The rulings of the curated archive have texts in every language and keys: their
+    scores are never changed."""
+
+    def __init__(self, langs: list[str], is_key: np.ndarray, row_rule: np.ndarray, rules: int):
+        number: dict[str, int] = {lang: i for i, lang in enumerate(LANGUAGES)}
+        self.row_lang = np.array([number.get(lang, 0) for lang in langs], dtype=np.int64)
+        self.is_key = is_key
+        self.text_rows = np.flatnonzero(~is_key)
+        self.row_rule = row_rule
+        self.per_lang = np.bincount(self.row_lang[self.text_rows], minlength=len(LANGUAGES))
+        self.has_lang = np.zeros((rules, len(LANGUAGES)), dtype=bool)
+        self.has_lang[row_rule[self.text_rows], self.row_lang[self.text_rows]] = True
+        self._lacking: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    def lacking(self, lang: str) -> tuple[np.ndarray, np.ndarray]:
+        """The text rows (and their rules) of the rules with no text in `lang`."""
+        found = self._lacking.get(lang)
+        if found is None:
+            own = LANGUAGES.index(lang) if lang in LANGUAGES else -1
+            rules = self.row_rule[self.text_rows]
+            missing = ~self.has_lang[:, own] if own >= 0 else np.zeros(len(self.has_lang), bool)
+            keep = missing[rules]
+            found = self._lacking[lang] = (self.text_rows[keep], rules[keep])
+        return found
+
+    def fair(
+        self, text: RuleScores, scores: np.ndarray, lang: str, allowed: np.ndarray
+    ) -> RuleScores:
+        """`text` (each rule's best text cosine), with each allowed rule that has no text in
+        `lang` scored by its best row shifted by the gap between the question's mean cosine
+        with the texts of its own language and with those of the row's language."""
+        rows, rules = self.lacking(lang)
+        keep = allowed[rules]
+        rows, rules = rows[keep], rules[keep]
+        if not len(rows):
+            return text
+        texts = self.text_rows
+        means = np.bincount(
+            self.row_lang[texts], weights=scores[texts], minlength=len(LANGUAGES)
+        ) / np.maximum(self.per_lang, 1)
+        own = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+        shifted = scores[rows] + (means[own] - means[self.row_lang[rows]]).astype(scores.dtype)
+        best = np.full(len(self.has_lang), -np.inf, dtype=scores.dtype)
+        np.maximum.at(best, rules, shifted)
+        return text.replaced(best)
+
+    def key_gap(self, scores: np.ndarray, lang: str) -> float:
+        """How much nearer the question is, on average, to the search keys of its language
+        than to its texts (0 when the language has no keys or no texts)."""
+        own = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+        mine = self.row_lang == own
+        keys, texts = scores[self.is_key & mine], scores[~self.is_key & mine]
+        return float(keys.mean() - texts.mean()) if len(keys) and len(texts) else 0.0
 
 
 def per_rule(

@@ -2,14 +2,12 @@
 fitted decision whether the best one answers at all.
 
 Each signal covers what the others miss: the multilingual embedding matches meaning across
-languages (every ruling is indexed in all seven, and so are its search keys: the questions it
-answers), BM25 matches the exact game terms and names players type, the card lookup catches
-"item 225" or a misspelt card name. The best few rules of each signal become candidates;
-each candidate is described by named features (cosines, BM25, the card match, how much of
-the question's words it covers and covers unlike its rival); a logistic reranker orders them
-and a second model says whether the best one answers the question (``indexer.scoring``,
-fitted by ``indexer.calibrate`` with k-fold cross-validation). Candidates are filtered by
-game, and linked editions are one candidate, shown in the asker's edition when there is one.
+languages (every ruling is indexed in each language it reads in, and so are its search keys:
+the questions it answers), BM25 the exact game terms players type, the card lookup "item 225"
+or a misspelt card name. The best few rules of each signal become candidates, described by
+named features; a logistic reranker orders them and a second model says whether the best one
+answers (``indexer.search.calibration``, fitted by ``indexer.search.calibrate``). Candidates
+are filtered by game; linked editions are one candidate, shown in the asker's edition.
 
 ``Searcher.search`` runs named stages, each a method the bench times on its own:
 ``analyse`` -> ``dense`` / ``lexical`` / ``card_signal`` -> ``candidates`` -> ``rerank`` ->
@@ -25,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from indexer.archive.schema import Archive
-from indexer.language import LANGUAGES
 from indexer.model.embedder import Embedder, encode_queries
 from indexer.search.bm25 import build_bm25
 from indexer.search.calibration import Calibration, CalibrationError, load_calibration
@@ -34,7 +31,7 @@ from indexer.search.index import VectorIndex
 from indexer.search.passages import bm25_rows
 from indexer.search.question import Question, QuestionAnalyser
 from indexer.search.results import CASE_KINDS, Candidate, Hit, SearchResult, Signals
-from indexer.search.rulescores import RowGroups, RuleScores, per_rule, scores_of
+from indexer.search.rulescores import RowGroups, RowLanguages, RuleScores, per_rule, scores_of
 from indexer.search.rulescores import best as _best
 from indexer.search.rulescores import top as _top
 from indexer.text import fold
@@ -119,14 +116,10 @@ class Searcher:
         self._rule_number = {rule: i for i, rule in enumerate(self._rules)}
         self._row_rule_ix = np.array([self._rule_number[r] for r in self._row_rule], dtype=np.int64)
         self._allowed_masks: dict[frozenset[str], np.ndarray] = {}
-        # Each text row's language, and which languages each rule has a text in (`_language_fair`).
-        number: dict[str, int] = {lang: i for i, lang in enumerate(LANGUAGES)}
-        self._row_lang = np.array([number.get(p.lang, 0) for p in index.passages], dtype=np.int64)
-        self._text_rows = np.flatnonzero(~self._row_is_key)
-        self._lang_rows = np.bincount(self._row_lang[self._text_rows], minlength=len(LANGUAGES))
-        self._has_lang = np.zeros((len(self._rules), len(LANGUAGES)), dtype=bool)
-        self._has_lang[self._row_rule_ix[self._text_rows], self._row_lang[self._text_rows]] = True
-        self._lacking: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # Each row's language, for scores fair to rulings without a text in the asker's language.
+        self._languages = RowLanguages(
+            [p.lang for p in index.passages], self._row_is_key, self._row_rule_ix, len(self._rules)
+        )
         # A flat index scores every row: its rows grouped by rule, text and key rows apart,
         # so each rule's best row is found by one pass over them (`_every_row`).
         self._row_groups = (
@@ -230,8 +223,10 @@ class Searcher:
             # A flat index is scanned whole anyway: every row is scored, in row order.
             scores = self.index.all_scores(qvec[0])
             text, keys, votes = self._every_row(scores, allowed)
-            text = self._language_fair(text, scores, q.lang, allowed)
-            return text, self._with_keyless(text, keys, self._key_gap(scores, q.lang)), votes
+            if isinstance(text, RuleScores):
+                text = self._languages.fair(text, scores, q.lang, self._allowed_mask(allowed))
+            gap = self._languages.key_gap(scores, q.lang) if len(self._keyless_ix) else 0.0
+            return text, self._with_keyless(text, keys, gap), votes
         # An ANN index is asked for enough neighbours for every version and key of the top
         # rulings (all rows would turn it back into a full scan).
         scores, rows = self.index.search(qvec, DENSE_CANDIDATES)
@@ -260,8 +255,7 @@ class Searcher:
     def _with_keyless(
         self, text: Mapping[str, float], keys: Mapping[str, float], gap: float = 0.0
     ) -> Mapping[str, float]:
-        """`keys`, with each keyless rule that `text` scores given its text score, raised by
-        `gap` (see `_key_gap`)."""
+        """`keys`, each keyless rule given its text score raised by `gap` (RowLanguages.key_gap)."""
         if (
             self.use_keys
             and len(self._keyless_ix)
@@ -275,17 +269,6 @@ class Searcher:
             for rid in self._keyless.intersection(text):
                 keys.setdefault(rid, text[rid] + gap)
         return keys
-
-    def _key_gap(self, scores: np.ndarray, lang: str) -> float:
-        """How much nearer the question is, on average, to the search keys than to the texts of
-        its language: a question is nearer other questions than passages, so a keyless rule's
-        text score is raised by this gap to stand beside the keys' scores (0 without keys)."""
-        if not len(self._keyless_ix):
-            return 0.0
-        own = LANGUAGES.index(lang) if lang in LANGUAGES else 0
-        keys = scores[self._row_is_key & (self._row_lang == own)]
-        texts = scores[~self._row_is_key & (self._row_lang == own)]
-        return float(keys.mean() - texts.mean()) if len(keys) and len(texts) else 0.0
 
     def _every_row(
         self, scores: np.ndarray, allowed: frozenset[str]
@@ -307,45 +290,6 @@ class Searcher:
                 self._row_rule_ix[key_groups.nearest(scores, allowed_mask, KEY_NEIGHBOURS)]
             ),
         )
-
-    def _language_fair(
-        self, text: Mapping[str, float], scores: np.ndarray, lang: str, allowed: frozenset[str]
-    ) -> Mapping[str, float]:
-        """`text`, with each rule that has no text in the question's language scored as if it
-        had: e5's cosines between two languages sit below those within one, so a ruling read
-        only in another language (an imported, untranslated one) would lose to the translated
-        ones for lacking a translation, not for answering less. Its best cosine is shifted by
-        the gap between the question's mean cosine with the passages of its own language and
-        with those of the passage's language. Rules with a text in every language (the
-        curated archive) keep their scores."""
-        rows, rules = self._lacking_rows(lang)
-        if not len(rows) or not isinstance(text, RuleScores):
-            return text
-        keep = self._allowed_mask(allowed)[rules]
-        rows, rules = rows[keep], rules[keep]
-        if not len(rows):
-            return text
-        text_rows = self._text_rows
-        means = np.bincount(
-            self._row_lang[text_rows], weights=scores[text_rows], minlength=len(LANGUAGES)
-        ) / np.maximum(self._lang_rows, 1)
-        own = LANGUAGES.index(lang) if lang in LANGUAGES else 0
-        shifted = scores[rows] + (means[own] - means[self._row_lang[rows]]).astype(scores.dtype)
-        best = np.full(len(self._rules), -np.inf, dtype=scores.dtype)
-        np.maximum.at(best, rules, shifted)
-        return text.replaced(best)
-
-    def _lacking_rows(self, lang: str) -> tuple[np.ndarray, np.ndarray]:
-        """The text rows (and their rules) of the rules with no text in `lang`."""
-        found = self._lacking.get(lang)
-        if found is None:
-            own = LANGUAGES.index(lang) if lang in LANGUAGES else -1
-            rows = self._text_rows
-            rules = self._row_rule_ix[rows]
-            lacking = ~self._has_lang[:, own] if own >= 0 else np.zeros(len(self._rules), bool)
-            keep = lacking[rules]
-            found = self._lacking[lang] = (rows[keep], rules[keep])
-        return found
 
     def lexical(
         self, q: Question, allowed: frozenset[str]
