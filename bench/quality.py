@@ -15,7 +15,9 @@ Baselines are measured on dev.yaml (they have nothing to fit but that threshold)
 from __future__ import annotations
 
 import re
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -112,7 +114,7 @@ class DenseBaseline:
 def run_quality(archive, embedder, index) -> dict:
     """Held-out figures of the service with its ablation, and the baselines on dev."""
     from indexer.paths import DEFAULT_QUESTION_SETS, REPO_ROOT
-    from indexer.search.calibrate import calibrate
+    from indexer.search.calibrate import calibrate, withheld_searcher
     from indexer.search.evaluate import load_questions
     from indexer.search.searcher import Searcher
     from service.computed import cited_by_questions
@@ -127,7 +129,11 @@ def run_quality(archive, embedder, index) -> dict:
     searcher = Searcher(archive, index, emb)
     keyless = Searcher(archive, index, emb, use_keys=False)
     cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
-    _, service = calibrate(searcher, sets, cited=cited, k=5, keyless_searcher=keyless)
+    with tempfile.TemporaryDirectory(prefix="rulings-withheld-") as folder:
+        withheld = withheld_searcher(searcher, Path(folder) / "index")
+        _, service = calibrate(
+            searcher, sets, cited=cited, k=5, keyless_searcher=keyless, withheld=withheld
+        )
     log(
         f"quality: held-out hit@1 {service['held_out']['overall']['hit@1']} ({time.perf_counter() - t:.1f}s)"
     )

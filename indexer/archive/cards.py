@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -316,3 +317,16 @@ class CardLookup:
             if score >= min_score:
                 self._best(scores, entry, score)
         return scores
+
+
+def name_share(names: Iterable[str], folded: str) -> float:
+    """How much of a folded question is one of `names` (folded card names), 0..1: "item 225" or
+    "chiling breth" are all card name; "how many cards does a Blinkblade hold?" names a class but
+    asks about something else."""
+    from rapidfuzz import fuzz
+
+    body = " ".join(folded.split()).strip(" ?!.:")
+    if not body:
+        return 0.0
+    named = [n for n in names if fuzz.partial_ratio(n, body) >= 88]
+    return min(1.0, max((len(n) for n in named), default=0) / len(body))

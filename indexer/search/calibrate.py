@@ -16,22 +16,29 @@ fixed before any measurement) of the answerable ones.
 from __future__ import annotations
 
 import logging
+import shutil
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from indexer.archive.schema import Archive
 from indexer.search.calibration import ANSWER_FEATURES, RERANK_FEATURES, Calibration, LinearModel
 from indexer.search.evaluate import LabelledQuestion, Tally
+from indexer.search.index import build_index
 from indexer.search.results import CARD_LOOKUP, CARD_LOOKUP_SHARE
+from indexer.search.searcher import Searcher
 
 log = logging.getLogger(__name__)
 
 MAX_WRONGLY_DECLINED = 0.03
 REGULARISATION = 1.0  # sklearn's C: fixed, not tuned on the folds it is measured on
 SEED = 0
+#: Every how many rulings of no linked edition one is withheld (`withheld_archive`).
+WITHHELD_EVERY = 3
 
 
 @dataclass(frozen=True)
@@ -193,15 +200,67 @@ def cross_validate(
     rerank_features: tuple[str, ...] = RERANK_FEATURES,
     answer_features_: tuple[str, ...] = ANSWER_FEATURES,
     seed: int = SEED,
+    withheld: Withheld | None = None,
 ) -> dict:
-    """Held-out figures: each fold measured with a calibration fitted on the others."""
+    """Held-out figures: each fold measured with a calibration fitted on the others. With
+    `withheld` (the same questions asked of the archive with some rulings made uncurated), its
+    rows train in their question's fold too, and the questions those rulings answer are
+    measured apart ("withheld")."""
     fold_of = folds(rows, k, seed)
+    extra = withheld.rows if withheld else []
     measured: list[tuple[Row, Calibration]] = []
+    measured_extra: list[tuple[Row, Calibration]] = []
     for f in range(k):
         train = [r for r, g in zip(rows, fold_of) if g != f]
+        if withheld and withheld.learn:
+            train += [r for r, g in zip(extra, fold_of) if g != f]
         calib = fit(train, rerank_features, answer_features_)
         measured += [(r, calib) for r, g in zip(rows, fold_of) if g == f]
-    return measure(measured)
+        measured_extra += [(r, calib) for r, g in zip(extra, fold_of)
+                           if g == f and withheld and withheld.touches(r)]  # fmt: skip
+    out = measure(measured)
+    if withheld:
+        out["withheld"] = measure(measured_extra)["overall"]
+    return out
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """The rows of the question sets asked of the archive with some rulings withheld (made as
+    an import leaves them), in the order of the curated rows, and those rulings."""
+
+    rows: list[Row]
+    rulings: frozenset[str]
+    learn: bool = False  # fitted on too (else only measured)
+
+    def touches(self, row: Row) -> bool:
+        """Whether a withheld ruling answers the row's question."""
+        return not self.rulings.isdisjoint(row.question.expect)
+
+
+def withheld_archive(
+    archive: Archive, every: int = WITHHELD_EVERY
+) -> tuple[Archive, frozenset[str]]:
+    """The archive with every `every`-th ruling of no linked edition (by id) as an import of
+    it would be: its original text alone, no search keys, translations or cards, uncurated.
+    Fitted on it too, the models learn to neither bury nor over-trust such rulings."""
+    chosen = [rid for rid in sorted(archive.records) if not archive.records[rid].related][::every]
+    records = dict(archive.records)
+    for rid in chosen:
+        records[rid] = records[rid].model_copy(
+            update={"asks": {}, "translations": {}, "cards": [], "curated": False}
+        )
+    return Archive(archive.root, records, archive.games, archive.other_games), frozenset(chosen)
+
+
+def withheld_searcher(searcher: Searcher, folder: Path) -> tuple[Searcher, frozenset[str]]:
+    """A searcher over `withheld_archive`, its index built in `folder` from a copy of the
+    searcher's (only the withheld rulings are embedded again)."""
+    archive, chosen = withheld_archive(searcher.archive)
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(searcher.index.path, folder)
+    index, _ = build_index(archive, searcher.embedder, folder, show_progress=False)
+    return Searcher(archive, index, searcher.embedder, searcher.calibration), chosen
 
 
 # -- from questions to rows, and the whole calibration --------------------------------------
@@ -252,6 +311,10 @@ ABLATIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "rerank": RERANK_FEATURES + ("covered",),
         "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown"),
     },
+    "+ the uncurated marks (keyless, foreign), learnt from the withheld rulings too": {
+        "rerank": RERANK_FEATURES + ("keyless", "foreign"),
+        "answer": ANSWER_FEATURES + ("keyless", "foreign"),
+    },
     "+ the reranker's margin (p_gap) in the answer model": {
         "rerank": RERANK_FEATURES,
         "answer": ANSWER_FEATURES + ("p_gap",),
@@ -288,14 +351,23 @@ def calibrate(
     cited: Mapping[str, frozenset[str]],
     k: int = 5,
     keyless_searcher=None,
+    withheld: tuple[Searcher, frozenset[str]] | None = None,
 ) -> tuple[Calibration, dict]:
     """Fit on every question (the saved calibration) and measure: held-out folds, in-sample,
-    and the ablations (each its own cross-validation). `cited`: see `collect`."""
+    and the ablations (each its own cross-validation). `cited`: see `collect`; `withheld`: a
+    searcher over `withheld_archive` and the rulings withheld, whose rows are fitted on too."""
     rows = [
         row
         for name, items in question_sets.items()
         for row in collect(searcher, items, name, cited)
     ]
+    extra = None
+    if withheld is not None:
+        extra = Withheld(
+            [row for name, items in question_sets.items()
+             for row in collect(withheld[0], items, f"{name} (withheld)", cited)],
+            withheld[1],
+        )  # fmt: skip
     final = fit(rows)
     report: dict[str, Any]
     report = {
@@ -304,15 +376,25 @@ def calibrate(
         "seed": SEED,
         "max_wrongly_declined": MAX_WRONGLY_DECLINED,
         "sets": {n: len(v) for n, v in question_sets.items()},
-        "held_out": cross_validate(rows, k),
+        "held_out": cross_validate(rows, k, withheld=extra),
+        "withheld_rulings": sorted(extra.rulings) if extra else [],
         "in_sample": measure((r, final) for r in rows),
         "threshold": final.threshold,
         "ablation": {},
+        "ablation_withheld": {},
     }
     for name, feats in ABLATIONS.items():
-        report["ablation"][name] = cross_validate(
-            rows, k, rerank_features=feats["rerank"], answer_features_=feats["answer"]
-        )["overall"]
+        learn = extra is not None and "withheld" in name
+        measured = cross_validate(
+            rows,
+            k,
+            rerank_features=feats["rerank"],
+            answer_features_=feats["answer"],
+            withheld=Withheld(extra.rows, extra.rulings, learn) if extra else None,
+        )
+        report["ablation"][name] = measured["overall"]
+        if extra is not None:
+            report["ablation_withheld"][name] = measured["withheld"]
     if keyless_searcher is not None:
         keyless = [
             row
@@ -327,6 +409,11 @@ def calibrate(
         final.threshold,
         manifest.get("model", ""),
         manifest.get("backend", ""),
-        {"sets": report["sets"], "folds": k, "held_out": report["held_out"]["overall"]},
+        {
+            "sets": report["sets"],
+            "folds": k,
+            "held_out": report["held_out"]["overall"],
+            "held_out_withheld": report["held_out"].get("withheld"),
+        },
     )
     return final, report

@@ -34,8 +34,10 @@ from indexer.search.results import (
 #: keys, whether a computation of the question cites it, whether it is the ruling of the
 #: particular case that computation met (`computed_case`: a clarification or edge case it
 #: cites, not the rulebook's procedure nor an erratum; shared out when it cites several), and
-#: the second look at close rulings
-#: (`distinct`: the share of the question's words it holds and its nearest rival does not).
+#: the second look at close rulings (`distinct`: the share of the question's words it holds and
+#: its nearest rival does not). Whether a candidate is not curated yet (`keyless`, `foreign`) is
+#: measured in the ablation (learnt from rulings withheld, it lifted them and took answers from
+#: the curated ones: docs/decisions.md, "Uncurated rulings").
 RERANK_FEATURES = ("dense_text", "dense_keys", "computed_cites", "computed_case", "distinct")
 #: For the best candidate: what the answer model weighs.
 ANSWER_FEATURES = ("p_top", "dense_text", "dense_keys", "computed_case")

@@ -182,6 +182,10 @@ class RowLanguages:
             found = self._lacking[lang] = (self.text_rows[keep], rules[keep])
         return found
 
+    def lacks(self, rule: int, lang: str) -> bool:
+        """Whether rule number `rule` has no text in `lang`."""
+        return lang in LANGUAGES and not self.has_lang[rule, LANGUAGES.index(lang)]
+
     def fair(
         self, text: RuleScores, scores: np.ndarray, lang: str, allowed: np.ndarray
     ) -> RuleScores:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from indexer.archive.cards import name_share
 from indexer.archive.schema import Archive
 from indexer.model.embedder import Embedder, encode_queries
 from indexer.search.bm25 import build_bm25
@@ -206,12 +207,6 @@ class Searcher:
                 self._allowed_masks[allowed] = mask
         return mask
 
-    def _by_rule(
-        self, rule_ix: np.ndarray, scores: np.ndarray, *, first: bool
-    ) -> Mapping[str, float]:
-        """One score per rule from per-row scores (see `rulescores.per_rule`)."""
-        return per_rule(self._rules, self._rule_number, rule_ix, scores, first=first)
-
     def dense(
         self, q: Question, allowed: frozenset[str]
     ) -> tuple[Mapping[str, float], Mapping[str, float], dict[str, float]]:
@@ -240,8 +235,12 @@ class Searcher:
             keep &= ~is_key
         text_rows = keep & ~is_key
         key_rows = np.flatnonzero(keep & is_key)
-        text = self._by_rule(rule[text_rows], scores[text_rows], first=True)
-        keys = self._by_rule(rule[key_rows], scores[key_rows], first=True)
+        text = per_rule(
+            self._rules, self._rule_number, rule[text_rows], scores[text_rows], first=True
+        )
+        keys = per_rule(
+            self._rules, self._rule_number, rule[key_rows], scores[key_rows], first=True
+        )
         return text, self._with_keyless(text, keys), self._votes(rule[key_rows[:KEY_NEIGHBOURS]])
 
     def _votes(self, nearest_key_rules: np.ndarray) -> dict[str, float]:
@@ -305,7 +304,9 @@ class Searcher:
                 rows = np.flatnonzero(scores > 0)
                 rule = rules[rows]
                 keep = self._allowed_mask(allowed)[rule]
-                out = self._by_rule(rule[keep], scores[rows[keep]], first=False)
+                out = per_rule(
+                    self._rules, self._rule_number, rule[keep], scores[rows[keep]], first=False
+                )
             found.append(out)
         return found[0], found[1]
 
@@ -380,22 +381,17 @@ class Searcher:
                         "game_named": float(self.archive.records[rid].game in q.games_named),
                         "computed_cites": float(not cited.isdisjoint(group)),
                         "computed_case": 1.0 / len(cases) if group in cases else 0.0,
+                        # Not curated yet: no search keys, no text in the asker's language.
+                        "keyless": float(rid in self._keyless),
+                        "foreign": float(self._languages.lacks(self._rule_number[rid], q.lang)),
                     },
                 )
             )
         return out
 
     def card_about(self, q: Question, rid: str) -> float:
-        """How much of the question is the name of a card this rule is about (0..1): "item
-        225" or "chiling breth" are all card name; "how many cards does a Blinkblade hold?"
-        names a class but asks about something else."""
-        from rapidfuzz import fuzz
-
-        body = " ".join(q.folded_body.split()).strip(" ?!.:")
-        if not body:
-            return 0.0
-        named = [n for n in self._card_names.get(rid, ()) if fuzz.partial_ratio(n, body) >= 88]
-        return min(1.0, max((len(n) for n in named), default=0) / len(body))
+        """How much of the question is the name of a card this rule is about (`name_share`)."""
+        return name_share(self._card_names.get(rid, ()), q.folded_body)
 
     def rerank(self, candidates: list[Candidate]) -> list[tuple[str, float]]:
         """The candidates, best first, with the reranker's probability."""

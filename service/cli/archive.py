@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import click
@@ -238,6 +239,7 @@ def calibrate(ctx, questions, folds, out, report, as_json):
     from indexer.files import write_atomic
     from indexer.paths import CALIBRATION_FILE, DEFAULT_QUESTION_SETS, REPO_ROOT
     from indexer.search.calibrate import calibrate as run
+    from indexer.search.calibrate import withheld_searcher
     from indexer.search.evaluate import load_questions
     from indexer.search.searcher import Searcher
     from service.computed import cited_by_questions
@@ -247,7 +249,12 @@ def calibrate(ctx, questions, folds, out, report, as_json):
     searcher = open_engine(ctx).searcher
     keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
     cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
-    fitted, figures = run(searcher, sets, cited=cited, k=folds, keyless_searcher=keyless)
+    with tempfile.TemporaryDirectory(prefix="rulings-withheld-") as folder:
+        # Some rulings as an import leaves them: the fit learns not to bury nor over-trust them.
+        withheld = withheld_searcher(searcher, Path(folder) / "index")
+        fitted, figures = run(
+            searcher, sets, cited=cited, k=folds, keyless_searcher=keyless, withheld=withheld
+        )
     write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
     write_atomic(report, json.dumps(figures, indent=1, ensure_ascii=False) + "\n")
 
@@ -257,10 +264,11 @@ def calibrate(ctx, questions, folds, out, report, as_json):
         rows = [f"{'':34}" + " ".join(f"{c:>12}" for c in cols)]
         for name, fig in [
             ("held-out folds", d["held_out"]["overall"]),
+            ("held-out, withheld rulings", d["held_out"].get("withheld") or {}),
             ("in-sample (the saved fit)", d["in_sample"]["overall"]),
             *[(f"  ablation: {k}"[:34], v) for k, v in d["ablation"].items()],
         ]:
-            rows.append(f"{name:34}" + " ".join(f"{fmt(fig[c]):>12}" for c in cols))
+            rows.append(f"{name:34}" + " ".join(f"{fmt(fig.get(c)):>12}" for c in cols))
         rows.append(
             "held-out hit@1 by language: "
             + ", ".join(f"{lang} {f['hit@1']}" for lang, f in d["held_out"]["by_language"].items())
