@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from checker.base import GAMES
-from indexer.archive.load import load_games
+from indexer.archive.load import ArchiveError, load_games
 from indexer.language import LANGUAGES
 from indexer.paths import DEFAULT_ARCHIVE
 from indexer.text import fold
@@ -214,13 +214,16 @@ def _entries(
     return exact, prefixes
 
 
-@cache
 @lru_cache(maxsize=1)
 def game_names() -> dict[str, list[str]]:
     """The checker games' names as the archive's games registry lists them (``game.<id>`` ->
     id, name and aliases): the one vocabulary of game names, shared with the question
     analysis of search (``rulings/games.yaml``)."""
-    games, _ = load_games(DEFAULT_ARCHIVE)
+    try:
+        games, _ = load_games(DEFAULT_ARCHIVE)
+    except ArchiveError as exc:  # an install without the archive beside the code
+        logger.warning("game names not read (%s): the reader knows the games by id", exc.message)
+        return {f"game.{gid}": [gid] for gid in GAMES}
     return {
         f"game.{gid}": [games[gid].id, games[gid].name, *games[gid].aliases]
         for gid in GAMES
@@ -228,6 +231,7 @@ def game_names() -> dict[str, list[str]]:
     }
 
 
+@cache
 def lexicon(lang: str) -> Lexicon:
     """The merged vocabulary of `lang` (English alone for an unknown language)."""
     if lang not in LANGS:

@@ -2098,3 +2098,24 @@ def test_three_quoted_cards_stay_missing() -> None:
         "Vorteil: '+1' gegen '+0, und +2, wenn du dafür etwas bezahlst'. Wie vergleiche ich die beiden?",
     )
     assert reading.missing == ["cards"]  # three values read: nothing is guessed
+
+
+def test_without_the_archive_beside_it_the_reader_knows_the_games_by_id(monkeypatch, tmp_path):
+    import importlib
+
+    # The package's `lexicon` attribute is the function of that name: the module by its path.
+    lexicon_module = importlib.import_module("checker.reader.lexicon")
+    monkeypatch.setattr(lexicon_module, "DEFAULT_ARCHIVE", tmp_path / "nowhere")
+    lexicon_module.game_names.cache_clear()
+    lexicon_module.lexicon.cache_clear()
+    try:
+        assert lexicon_module.game_names() == {
+            "game.frosthaven": ["frosthaven"],
+            "game.gloomhaven": ["gloomhaven"],
+        }
+        assert (
+            read("en", None, "Gloomhaven: attack 4 against Shield 1, damage?").input["game"] == GH
+        )
+    finally:
+        lexicon_module.game_names.cache_clear()
+        lexicon_module.lexicon.cache_clear()
