@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
 from indexer.errors import InvalidRequest
 
@@ -69,6 +71,7 @@ class Line:
     lead_bold: bool = False
     col: int = 0  # 0 left, 1 right, -1 full width
     boxed: int = -1
+    heading: bool = False
     icons: list[str] = field(default_factory=list)
 
 
@@ -145,22 +148,56 @@ def _page(page: Any, number: int) -> Page:
 
 
 def lines_of(page_no: int, width: float, chars: list[Char]) -> list[Line]:
-    """Characters -> lines: one baseline, split at a gap wider than a column gutter."""
+    """Characters -> lines: one baseline, split at the page's column gutter and at any gap
+    wider than a gutter."""
     rows: dict[int, list[Char]] = defaultdict(list)
     for ch in chars:
         if ch.c.strip():
             rows[round(ch.bottom / 2)].append(ch)
+    gutter = column_gutter(width, list(rows.values()))
     segments: list[list[Char]] = []
     for _, row in sorted(rows.items()):
         row.sort(key=lambda c: c.x0)
         segment = [row[0]]
         for prev, ch in zip(row, row[1:]):
-            if ch.x0 - prev.x1 > 1.5 * max(ch.size, 1):
+            gap = ch.x0 - prev.x1
+            # A gap over the gutter, wider than a word space, parts the columns.
+            across = (
+                gutter is not None and prev.x1 <= gutter[1] and ch.x0 >= gutter[0]
+                and gap >= 0.5 * (gutter[1] - gutter[0])
+            )  # fmt: skip
+            if across or gap > 1.5 * max(ch.size, 1):
                 segments.append(segment)
                 segment = []
             segment.append(ch)
         segments.append(segment)
     return [_line(page_no, width, segment) for segment in segments]
+
+
+def column_gutter(width: float, rows: list[list[Char]]) -> tuple[float, float] | None:
+    """The widest band of the page's middle third that (almost) no line covers: two columns'
+    gutter, however narrow, which a few full-width lines (a title) may cross; None for one
+    column."""
+    if width <= 0 or not rows:
+        return None
+    covering = np.zeros(int(width) + 2, dtype=np.int64)
+    for row in rows:
+        covered = np.zeros_like(covering, dtype=bool)
+        for ch in row:
+            covered[max(int(ch.x0), 0) : int(ch.x1) + 1] = True
+        covering += covered
+    free = covering <= max(1, len(rows) // 20)
+    lo, hi = int(width / 3), int(2 * width / 3)
+    best: tuple[float, float] | None = None
+    start = None
+    for x in range(lo, hi + 2):
+        if x <= hi and free[x]:
+            start = x if start is None else start
+        elif start is not None:
+            if best is None or x - start > best[1] - best[0]:
+                best = (float(start), float(x))
+            start = None
+    return best if best is not None and best[1] - best[0] >= 3 else None
 
 
 def _line(page_no: int, width: float, segment: list[Char]) -> Line:
@@ -195,14 +232,41 @@ def _furniture_key(line: Line) -> tuple[int, str]:
     return round(line.top / 6), re.sub(r"\d+", "#", line.text)
 
 
-def printed_numbers(pages: list[Page]) -> tuple[list[str], set[tuple[int, str]]]:
-    """Each page's printed number and the furniture (running headers and footers)."""
+def _edge_lines(page: Page) -> list[Line]:
+    """The lines set apart at the page's top or bottom edge: on the first or last baseline,
+    with a gap to the nearest other line of more than twice the line height."""
+    if len(page.lines) < 3:
+        return []
+    tops = sorted({round(ln.top, 1) for ln in page.lines})
+    out = []
+    for edge, nxt in ((tops[0], tops[1]), (tops[-1], tops[-2])):
+        band = [ln for ln in page.lines if abs(ln.top - edge) < 2]
+        height = max(ln.bottom - ln.top for ln in band)
+        if abs(nxt - edge) > 2 * height:
+            out += band
+    return out
+
+
+def printed_numbers(pages: list[Page]) -> tuple[list[str], set[int]]:
+    """Each page's printed number, and the furniture (running headers and footers, by id):
+    lines repeated at one height with the same text (digits aside) on at least half of the
+    pages, and lines set apart at a page edge at a height that recurs so (a header naming
+    each page's chapter changes its text, not its place)."""
+    least = max(2, len(pages) / 2)
     seen = Counter(k for page in pages for k in {_furniture_key(ln) for ln in page.lines})
-    furniture = {k for k, count in seen.items() if count >= max(2, len(pages) / 2)}
+    same_text = {k for k, count in seen.items() if count >= least}
+    edges = {id(page): _edge_lines(page) for page in pages}
+    heights = Counter(h for lines in edges.values() for h in {round(ln.top / 6) for ln in lines})
+    furniture = {
+        id(ln)
+        for page in pages
+        for ln in page.lines
+        if _furniture_key(ln) in same_text
+        or (ln in edges[id(page)] and heights[round(ln.top / 6)] >= least)
+    }
     printed: list[int | None] = []
     for page in pages:
-        numbers = [int(ln.text) for ln in page.lines
-                   if _furniture_key(ln) in furniture and ln.text.isdigit()]  # fmt: skip
+        numbers = [int(ln.text) for ln in page.lines if id(ln) in furniture and ln.text.isdigit()]
         printed.append(numbers[0] if numbers else None)
     offsets = Counter(p - i for i, p in enumerate(printed) if p is not None)
     offset = offsets.most_common(1)[0][0] if offsets else None
@@ -218,7 +282,7 @@ def layout(pages: list[Page]) -> tuple[str | None, list[Block]]:
     printed, furniture = printed_numbers(pages)
     body: list[Line] = []
     for page in pages:
-        keep = [ln for ln in page.lines if _furniture_key(ln) not in furniture and ln.text]
+        keep = [ln for ln in page.lines if id(ln) not in furniture and ln.text]
         for ln in keep:
             ln.boxed = next(
                 (j for j, (x0, top, x1, bottom) in enumerate(page.rects)
@@ -231,14 +295,24 @@ def layout(pages: list[Page]) -> tuple[str | None, list[Block]]:
         return None, []
     first_page = body[0].page
     body_size = Counter(round(ln.size, 1) for ln in body for _ in ln.text).most_common(1)[0][0]
-    heads = sorted(
-        {round(ln.size, 1) for ln in body if ln.size > body_size * 1.12 and ln.boxed < 0},
-        reverse=True,
-    )
+    for ln in body:
+        ln.heading = _looks_like_a_heading(ln, body_size)
+    heads = sorted({round(ln.size, 1) for ln in body if ln.heading}, reverse=True)
     title_size = None
     if heads and all(ln.page == first_page for ln in body if round(ln.size, 1) == heads[0]):
         title_size, heads = heads[0], heads[1:]
     return _blocks(body, printed, heads, title_size)
+
+
+def _looks_like_a_heading(ln: Line, body_size: float) -> bool:
+    """A line set apart as a heading: clearly larger than the body, or all bold at the body's
+    size or more and not ending like a sentence (rulebooks set section titles both ways); never
+    inside a box, where a bold line is the box's title."""
+    if ln.boxed >= 0:
+        return False
+    if ln.size > body_size * 1.12:
+        return True
+    return ln.bold and ln.size >= body_size * 0.98 and not ln.text.endswith((".", ",", ";", ":"))
 
 
 def _blocks(
@@ -257,7 +331,7 @@ def _blocks(
         if size == title_size:
             title = ln.text if title is None else f"{title} {ln.text}"
             continue
-        if size in heads:
+        if ln.heading and size in heads:
             after_heading = bool(parts) and parts[-1][0].kind == "heading"
             wrapped = (
                 after_heading and prev is not None and prev.size == ln.size
