@@ -12,14 +12,14 @@ import pytest
 from indexer.archive.load import load_archive
 from indexer.archive.sources.pdf import read_pdf
 from service.cli import cli
-from tests.archive.rulebooks import BOOKS, HELD_OUT, TUNED, UNTUNED, make_book, score
+from tests.archive.rulebooks import BOOKS, FRESH, HELD_OUT, TUNED, UNTUNED, make_book, score
 from tests.conftest import REPO
 
 
 @pytest.fixture(scope="module")
 def books(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
     folder = tmp_path_factory.mktemp("books")
-    return {name: make_book(name, folder) for name in (*TUNED, HELD_OUT, UNTUNED)}
+    return {name: make_book(name, folder) for name in (*TUNED, HELD_OUT, UNTUNED, FRESH)}
 
 
 @pytest.fixture()
@@ -29,7 +29,7 @@ def archive_copy(tmp_path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED])
+@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED, FRESH])
 def test_a_two_column_pdf_comes_out_whole_with_printed_pages_and_sections(books, name):
     pdf, truth = books[name]
     doc = read_pdf(pdf)
@@ -44,7 +44,7 @@ def test_a_two_column_pdf_comes_out_whole_with_printed_pages_and_sections(books,
     )
 
 
-@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED])
+@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED, FRESH])
 def test_no_running_header_or_page_number_in_any_block(books, name):
     pdf, truth = books[name]
     doc = read_pdf(pdf)

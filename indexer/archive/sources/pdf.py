@@ -306,13 +306,15 @@ def layout(pages: list[Page]) -> tuple[str | None, list[Block]]:
 
 def _looks_like_a_heading(ln: Line, body_size: float) -> bool:
     """A line set apart as a heading: clearly larger than the body, or all bold at the body's
-    size or more and not ending like a sentence (rulebooks set section titles both ways); never
-    inside a box, where a bold line is the box's title."""
+    size or more (small capitals too) and not ending like a sentence (rulebooks set section
+    titles both ways); never inside a box, where a bold line is the box's title."""
     if ln.boxed >= 0:
         return False
     if ln.size > body_size * 1.12:
         return True
-    return ln.bold and ln.size >= body_size * 0.98 and not ln.text.endswith((".", ",", ";", ":"))
+    # Small capitals: the line's capitals are at the body's size, the rest smaller.
+    largest = max(c.size for c in ln.chars)
+    return ln.bold and largest >= body_size * 0.98 and not ln.text.endswith((".", ",", ";", ":"))
 
 
 def _blocks(

@@ -15,7 +15,7 @@ text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
     python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c]
-    python make_pdf.py --all OUTDIR                      # the four books, each in its own style
+    python make_pdf.py --all OUTDIR                      # the five books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -25,6 +25,17 @@ title on the left and the current chapter on the right, the page number in a
 filled tab at the bottom outer corner, spaced paragraphs without indent and
 boxes with a coloured border, light fill and bold title. Its truth JSON also
 lists the running header text of every page ("page_headers").
+
+Style "d" (used only by fresh.yaml, made after the extractor was tuned on "a", "b" and
+"c", and apart from it) follows yet other habits of printed rulebooks: a serif body
+(Times 10 pt) whose section headings are bold small capitals at the body's own size,
+set off only by extra space above, while chapter headings are larger; no header at
+all but a running footer line with the book title on the left and the page number on
+the right of every page; narrow outer margins and a wide gutter without a rule;
+paragraphs with a first-line indent and no space between them (the first paragraph
+after a heading is not indented); boxes with a thick bar on the left only and a light
+fill, no frame. Its truth JSON lists every page's footer ("page_footers") and marks
+small-capital headings ("small_caps").
 
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
@@ -61,7 +72,13 @@ from reportlab.platypus import (
 rl_config.invariant = 1
 
 HERE = Path(__file__).resolve().parent
-BOOKS = ("frosthaven-extra.yaml", "gloomhaven-extra.yaml", "heldout.yaml", "untuned.yaml")
+BOOKS = (
+    "frosthaven-extra.yaml",
+    "gloomhaven-extra.yaml",
+    "heldout.yaml",
+    "untuned.yaml",
+    "fresh.yaml",
+)
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
 # reportlab encodes into the font's own built-in encoding).
@@ -119,6 +136,16 @@ class Style:
     header_layout: str = "single"  # "single": running_header only; "title-chapter": + chapter right
     page_tab: bool = False  # page number in a filled tab at the bottom outer corner
     column_rule: bool = False  # thin vertical line in the middle of the gutter
+    # Style "d" features (the defaults keep styles "a", "b" and "c" exactly as they were).
+    h1_space_before: float = 10
+    h2_space_before: float = 6
+    h2_small_caps: bool = (
+        False  # level-2 headings in small capitals (lower case as smaller capitals)
+    )
+    indent_after_heading: bool = True  # False: no first-line indent right after a heading
+    box_frame: str = "box"  # "box": full frame; "left-bar": a thick bar on the left side only
+    box_title_size: float | None = None  # default size + 0.5
+    box_padding: tuple = (7, 7, 6, 7)  # left, right, top, bottom
 
 
 STYLES = {
@@ -203,6 +230,42 @@ STYLES = {
         page_tab=True,
         column_rule=True,
     ),
+    # Serif body (10 pt) with bold small-capital section headings at body size and extra
+    # space above, larger chapter headings, no header but a running footer (book title
+    # left, page number right), narrow outer margins, a wide unruled gutter, indented
+    # paragraphs without gaps, boxes with a thick left bar and a light fill.
+    "d": Style(
+        "d",
+        12.5 * mm,
+        12.5 * mm,
+        15 * mm,
+        21 * mm,
+        11 * mm,
+        "Times-Roman",
+        "Times-Bold",
+        "Times-Bold",
+        10,
+        12,
+        16,
+        10,
+        0,
+        12,
+        "bottom",
+        "right",
+        colors.Color(0.95, 0.93, 0.89),
+        colors.Color(0.5, 0.13, 0.1),
+        22,
+        h1_space_before=16,
+        h2_space_before=13,
+        h2_small_caps=True,
+        indent_after_heading=False,
+        box_title_font="Times-BoldItalic",
+        box_border_width=3.5,
+        header_layout="footer-title-number",
+        box_frame="left-bar",
+        box_title_size=10,
+        box_padding=(10, 7, 6, 7),
+    ),
 }
 
 # ---------------------------------------------------------------- hyphenation
@@ -254,6 +317,18 @@ def hyphenate(text: str) -> str:
 def plain_text(text: str) -> str:
     """The text without icon tokens, whitespace collapsed: what an extractor should return."""
     return re.sub(r"\s+", " ", ICON_RE.sub("", text)).replace(" .", ".").replace(" ,", ",").strip()
+
+
+def small_caps(text: str, size: float, ratio: float = 0.78) -> str:
+    """Heading markup in small capitals: capitals at full size, lower case as smaller capitals."""
+    small = round(size * ratio, 2)
+    out = []
+    for run in re.findall(r"[a-z]+|[^a-z]+", text):
+        if run.islower():
+            out.append(f'<font size="{small}">{escape(run.upper())}</font>')
+        else:
+            out.append(escape(run))
+    return "".join(out)
 
 
 def markup(text: str, st: Style, bold_lead: bool = True) -> str:
@@ -313,6 +388,7 @@ class RulebookDoc(BaseDocTemplate):
         self.chapters: list[tuple[int, str]] = []  # pdf page, text of every level-1 heading
         self.top_chapter: dict[int, str | None] = {}  # pdf page -> chapter in effect at its top
         self.page_headers: list[dict] = []  # style "title-chapter": what each page's header shows
+        self.page_footers: list[dict] = []  # style "footer-title-number": each page's footer
         if st.inner:
             self._mirrored_templates()
             return
@@ -341,6 +417,8 @@ class RulebookDoc(BaseDocTemplate):
         # Style "a" draws header/footer before the page's text, style "b" after it, so
         # content-stream order differs from reading order in one of them.
         hook = {"onPage": self.decorate} if st.header_at == "top" else {"onPageEnd": self.decorate}
+        if st.header_layout == "footer-title-number":
+            hook = {"onPageEnd": self.decorate_footer}
         self.addPageTemplates(
             [PageTemplate("first", first, **hook), PageTemplate("later", later, **hook)]
         )
@@ -427,6 +505,28 @@ class RulebookDoc(BaseDocTemplate):
             canv.drawCentredString(x0 + tab_w / 2, y0 + 2.2 * mm, str(num))
         canv.restoreState()
 
+    def decorate_footer(self, canv, doc):
+        """No header; a footer line with the book title on the left and the page number right."""
+        st, W = self.st, A4[0]
+        num = str(self.printed(doc.page))
+        self.page_footers.append(
+            {
+                "page": int(num),
+                "pdf_page_index": doc.page - 1,
+                "left": self.book["running_header"],
+                "right": num,
+            }
+        )
+        y = st.bottom - 11 * mm
+        canv.saveState()
+        canv.setFillColor(colors.Color(0.25, 0.25, 0.25))
+        canv.setFont("Times-Italic", 8.5)
+        canv.drawString(st.left, y, self.book["running_header"])
+        canv.setFillColor(colors.black)
+        canv.setFont("Times-Roman", 9.5)
+        canv.drawRightString(W - st.right, y, num)
+        canv.restoreState()
+
     def decorate(self, canv, doc):
         st, W, H = self.st, *A4
         num = str(self.printed(doc.page))
@@ -485,6 +585,7 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
     )
     return {
         "body": body,
+        "body_first": ParagraphStyle("body_first", parent=body, firstLineIndent=0),
         "box": ParagraphStyle(
             "box",
             parent=body,
@@ -497,8 +598,8 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
             "boxtitle",
             fontName=st.box_title_font or st.head_font,
             **({"textColor": st.box_title_color} if st.box_title_color is not None else {}),
-            fontSize=st.size + 0.5,
-            leading=st.leading + 1,
+            fontSize=st.box_title_size or st.size + 0.5,
+            leading=st.box_title_size + 2 if st.box_title_size else st.leading + 1,
             spaceAfter=3,
             alignment=TA_LEFT,
         ),
@@ -507,7 +608,7 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
             fontName=st.head_font,
             fontSize=st.h1,
             leading=st.h1 * 1.2,
-            spaceBefore=10,
+            spaceBefore=st.h1_space_before,
             spaceAfter=6,
             keepWithNext=1,
             textColor=st.box_border,
@@ -518,7 +619,7 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
             **({"textColor": st.h2_color} if st.h2_color is not None else {}),
             fontSize=st.h2,
             leading=st.h2 * 1.2,
-            spaceBefore=6,
+            spaceBefore=st.h2_space_before,
             spaceAfter=4,
             keepWithNext=1,
         ),
@@ -538,15 +639,17 @@ def _box(block, st: Style, sty, width) -> Table:
         Paragraph(markup(block["text"], st), sty["box"]),
     ]
     t = Table([[cell]], colWidths=[width])
+    frame = "LINEBEFORE" if st.box_frame == "left-bar" else "BOX"
+    lp, rp, tp, bp = st.box_padding
     t.setStyle(
         TableStyle(
             [
                 ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
-                ("BOX", (0, 0), (-1, -1), st.box_border_width, st.box_border),
-                ("LEFTPADDING", (0, 0), (-1, -1), 7),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 7),
-                ("TOPPADDING", (0, 0), (-1, -1), 6),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 7),
+                (frame, (0, 0), (-1, -1), st.box_border_width, st.box_border),
+                ("LEFTPADDING", (0, 0), (-1, -1), lp),
+                ("RIGHTPADDING", (0, 0), (-1, -1), rp),
+                ("TOPPADDING", (0, 0), (-1, -1), tp),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
             ]
         )
     )
@@ -569,19 +672,27 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     ]
     path: list[str] = []
     truth_blocks, headings = [], []
+    after_heading = False
     for block in book["blocks"]:
         kind = block["type"]
         if kind == "heading":
             lvl = int(block["level"])
             path = path[: lvl - 1] + [block["text"]]
-            h = KeyedParagraph(escape(block["text"]), sty[f"h{lvl}"])
+            caps = lvl == 2 and st.h2_small_caps
+            text = small_caps(block["text"], st.h2) if caps else escape(block["text"])
+            h = KeyedParagraph(text, sty[f"h{lvl}"])
             h.gt_key = f"#heading{len(headings)}"
             h.gt_level, h.gt_text = lvl, block["text"]
             story.append(h)
             headings.append({"id": h.gt_key, "level": lvl, "text": block["text"]})
+            if caps:
+                headings[-1]["small_caps"] = True
+            after_heading = True
             continue
+        first = after_heading and not st.indent_after_heading
+        after_heading = False
         if kind == "paragraph":
-            p = KeyedParagraph(markup(block["text"], st), sty["body"])
+            p = KeyedParagraph(markup(block["text"], st), sty["body_first" if first else "body"])
             p.gt_key = block["key"]
             story.append(p)
         elif kind == "box":
@@ -638,6 +749,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     }
     if st.header_layout == "title-chapter":
         truth["page_headers"] = doc.page_headers
+    if st.header_layout == "footer-title-number":
+        truth["page_footers"] = doc.page_footers
     out.with_suffix(".truth.json").write_text(
         json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
     )
