@@ -78,12 +78,3 @@ def slug(text: str, words: int = 4) -> str:
     last = text.split(SECTION_SEPARATOR)[-1] if text else ""
     parts = re.findall(r"[a-z0-9]+", fold(last))
     return "-".join(parts[:words]) or "intro"
-
-
-LEAD_TERM = re.compile(r"^([A-Z][A-Z0-9' ]{2,30}(?: X)?)\s*[.:]\s")
-
-
-def lead_term(text: str) -> str | None:
-    """A paragraph's lead term, "POISON." or "LOOT X:", as the rulebook prints it."""
-    m = LEAD_TERM.match(text)
-    return m.group(1).strip() if m else None
