@@ -143,14 +143,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(settings: dict[str, str]):
+def serving(settings: dict[str, str], rulings: list[str] | None = None, cwd: Path = REPO):
     """`rulings serve` (gunicorn) on a free loopback port with these environment settings;
-    yields its URL once /healthz answers."""
+    yields its URL once /healthz answers. `rulings`: the command to run (default: this
+    Python's `-m service.cli`), from `cwd`."""
     port = free_port()
     env = dict(os.environ, PORT=str(port), ACCESS_LOG="", **settings)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-        cwd=REPO,
+        [*(rulings or [sys.executable, "-m", "service.cli"]), "serve", "--port", str(port)],
+        cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

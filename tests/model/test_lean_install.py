@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import REPO, free_port
+from tests.conftest import REPO, serving
 
 pytestmark = pytest.mark.slow
 
@@ -52,35 +51,13 @@ def test_the_base_install_holds_no_torch(base_venv, module):
 
 
 def test_the_base_install_serves_questions_and_the_page(base_venv, index_dir, tmp_path):
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(base_venv / "bin" / "rulings"), "serve", "--port", str(port)],
-        cwd=tmp_path,  # not the repository: nothing is found beside the code by chance
-        env=_settings(index_dir),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stdout.read()[-3000:] if proc.stdout else ""
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.5)
+    # From another folder than the repository: nothing is found beside the code by chance.
+    settings = {k: v for k, v in _settings(index_dir).items() if k.startswith("RULINGS_")}
+    with serving(settings, [str(base_venv / "bin" / "rulings")], cwd=tmp_path) as url:
         answer = httpx.get(f"{url}/v1/ask", params={"q": "can I do two top actions?"}, timeout=30)
         assert answer.status_code == 200 and answer.json()["answer"]["id"] in {"fh-it-1", "fh-nl-1"}
         page = httpx.get(f"{url}/", timeout=10)
         assert page.status_code == 200 and "<html" in page.text
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_the_torch_backend_without_the_build_extra_is_one_line(base_venv, index_dir, tmp_path):
