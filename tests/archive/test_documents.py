@@ -56,6 +56,16 @@ def test_no_running_header_or_page_number_in_any_block(books, name):
     assert doc.blocks[0].page == str(truth["first_page"])
 
 
+def test_part_of_a_pdf_keeps_its_printed_pages(books):
+    pdf, truth = books[TUNED[0]]
+    doc = read_pdf(pdf, pages=(2, 3))
+    first = truth["first_page"]
+    assert doc.pages == 2 and {b.page for b in doc.blocks} <= {str(first + 1), str(first + 2)}
+    later = [b for b in truth["blocks"] if b["page"] > first and not b["split"]]
+    got = {b.text: b.page for b in doc.blocks}
+    assert later and all(got.get(b["plain_text"]) == str(b["page"]) for b in later)
+
+
 def test_icon_glyphs_are_counted_and_reported_not_dropped_silently(books):
     pdf, truth = books[TUNED[0]]
     doc = read_pdf(pdf)

@@ -81,6 +81,7 @@ class Page:
     height: float
     lines: list[Line]
     rects: list[tuple[float, float, float, float]]
+    number: int = 0  # in the PDF, from 0 (its lines' `page`)
 
 
 def read_pdf(
@@ -144,7 +145,7 @@ def _page(page: Any, number: int) -> Page:
         if right - left > 20 and top - bottom > 20:
             rects.append((left, height - top, right, height - bottom))
     text_page.close()
-    return Page(width, height, lines_of(number, width, chars), rects)
+    return Page(width, height, lines_of(number, width, chars), rects, number)
 
 
 def lines_of(page_no: int, width: float, chars: list[Char]) -> list[Line]:
@@ -279,7 +280,8 @@ def printed_numbers(pages: list[Page]) -> tuple[list[str], set[int]]:
 
 def layout(pages: list[Page]) -> tuple[str | None, list[Block]]:
     """The title and the blocks of the pages, in reading order."""
-    printed, furniture = printed_numbers(pages)
+    labels, furniture = printed_numbers(pages)
+    printed = {page.number: label for page, label in zip(pages, labels)}
     body: list[Line] = []
     for page in pages:
         keep = [ln for ln in page.lines if id(ln) not in furniture and ln.text]
@@ -318,7 +320,7 @@ def _looks_like_a_heading(ln: Line, body_size: float) -> bool:
 
 
 def _blocks(
-    body: list[Line], printed: list[str], heads: list[float], title_size: float | None
+    body: list[Line], printed: dict[int, str], heads: list[float], title_size: float | None
 ) -> tuple[str | None, list[Block]]:
     edges: dict[tuple[int, int], list[float]] = {}
     for ln in body:
