@@ -12,6 +12,7 @@ import click
 from indexer.archive.load import load_archive
 from indexer.archive.sources.documents import DocumentImport, import_document
 from indexer.errors import InvalidRequest
+from indexer.text import fold
 from service.cli.common import emit
 
 
@@ -40,7 +41,8 @@ def import_documents(
     archive = load_archive(ctx.obj["archive"])
     if not game:
         raise InvalidRequest(f"give the game of the document: --game ({', '.join(archive.games)})")
-    game_id = archive.game_names().get(game.strip().lower()) or game
+    # The archive's own names and aliases, folded as every lookup of them is ("Catán", "fh").
+    game_id = archive.game_names().get(fold(game.strip())) or game
     wanted = page_range(pages)
     results = []
     for path in files:
