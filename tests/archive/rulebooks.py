@@ -22,6 +22,11 @@ UNTUNED = "untuned"
 #: The book in style "d" (small-capital section headings), made apart from the reader and
 #: measured once unseen (every block whole, 8 of 33 with the right section), then mended on.
 FRESH = "fresh"
+#: The book in style "e" (US Letter, unequal columns, white headings on coloured bands, the
+#: page number with the running footer in the outer bottom corner), made apart from the
+#: reader and measured once unseen (17 of 30 blocks whole, none with the right page or
+#: section), then mended on it with general rules: it is tuned on now.
+UNSEEN = "unseen"
 
 
 @cache
@@ -48,6 +53,10 @@ def score(document: Document, truth: dict) -> dict:
     rows = []
     for block in truth["blocks"]:
         i = got.get(block["plain_text"])
+        if i is None and block.get("run_in_heading"):
+            # A heading run into its paragraph's first line ("Default Actions. Any card ...")
+            # may stay in the paragraph's text as printed: the section still has to be right.
+            i = got.get(f"{block['run_in_heading']} {block['plain_text']}")
         found = document.blocks[i] if i is not None else None
         rows.append({
             "key": block["key"],

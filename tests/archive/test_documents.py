@@ -12,14 +12,14 @@ import pytest
 from indexer.archive.load import load_archive
 from indexer.archive.sources.pdf import read_pdf
 from service.cli import cli
-from tests.archive.rulebooks import BOOKS, FRESH, HELD_OUT, TUNED, UNTUNED, make_book, score
+from tests.archive.rulebooks import BOOKS, FRESH, HELD_OUT, TUNED, UNSEEN, UNTUNED, make_book, score
 from tests.conftest import REPO
 
 
 @pytest.fixture(scope="module")
 def books(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
     folder = tmp_path_factory.mktemp("books")
-    return {name: make_book(name, folder) for name in (*TUNED, HELD_OUT, UNTUNED, FRESH)}
+    return {name: make_book(name, folder) for name in (*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN)}
 
 
 @pytest.fixture()
@@ -29,7 +29,7 @@ def archive_copy(tmp_path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED, FRESH])
+@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN])
 def test_a_two_column_pdf_comes_out_whole_with_printed_pages_and_sections(books, name):
     pdf, truth = books[name]
     doc = read_pdf(pdf)
@@ -44,7 +44,7 @@ def test_a_two_column_pdf_comes_out_whole_with_printed_pages_and_sections(books,
     )
 
 
-@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED, FRESH])
+@pytest.mark.parametrize("name", [*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN])
 def test_no_running_header_or_page_number_in_any_block(books, name):
     pdf, truth = books[name]
     doc = read_pdf(pdf)
@@ -52,7 +52,7 @@ def test_no_running_header_or_page_number_in_any_block(books, name):
     printed = {str(n) for n in range(truth["first_page"], truth["first_page"] + truth["pages"])}
     assert not any(header in b.text for b in doc.blocks)
     assert not any(b.text in printed or b.text.split()[-1] in printed for b in doc.blocks)
-    # The printed number, not the PDF's index: the books start at pages 14, 37, 51.
+    # The printed number, not the PDF's index: the books start at pages 14, 37, 51, 57.
     assert doc.blocks[0].page == str(truth["first_page"])
 
 

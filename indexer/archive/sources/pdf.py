@@ -2,19 +2,23 @@
 heading paths, boxed examples, paragraphs joined across breaks, words hyphenated at line ends
 rejoined, running headers and footers left out, icon glyphs counted and reported.
 
-PDFium (pypdfium2, Apache-2.0/BSD) gives each character's box, baseline and font; it reports
-glyphs without a Unicode mapping (icon fonts) and the hyphens it saw at line ends. Chosen by
-measurement against pdfminer.six, pdfplumber and pypdf (docs/decisions.md, "PDF library").
+PDFium (pypdfium2, Apache-2.0/BSD) gives each character's box, baseline, font, weight and
+colour; it reports glyphs without a Unicode mapping (icon fonts) and the hyphens it saw at line
+ends. Chosen by measurement against pdfminer.six, pdfplumber and pypdf (docs/decisions.md,
+"PDF library").
 
-The layout is read from the page, never from the file's structure:
-  * lines: characters on one baseline, split where the gap is wider than a column gutter;
-  * furniture: lines at the same height with the same text (digits masked) on at least half of
-    the pages are running headers and footers; a footer or header that is only a number is the
-    page's printed number (pages without one follow the others' offset);
-  * reading order: full-width lines, then the left column, then the right, page by page;
-  * headings: sizes clearly above the body's, largest first; the largest, if only on the first
-    page, is the title;
-  * boxes: lines inside a filled rectangle are one record (their first bold line its title);
+The layout is read from the page, never from the file's structure, by rules that compare a
+line with the rest of the book rather than with one book's measures:
+  * lines, the column frame and fills: ``pdfpage``; running headers, footers and printed page
+    numbers: ``pdffurniture``;
+  * reading order: a full-width line (a title, a band across both columns) parts the page into
+    bands read top to bottom; in each, the left column, then the right;
+  * boxes: lines inside a fill are one record (its first bold line its title), unless the fill
+    holds no body text (a band behind a heading or the book's title: its text is the heading);
+  * headings: against the body text (the commonest size and colour): clearly larger, or, at
+    about its size, a line set off whole in bold or colour that stands apart (space above, or
+    first in its column) and does not end like a sentence; sizes rank the levels, the largest,
+    if only on the first page, is the title;
   * a paragraph starts after a vertical gap, an indented first line, a line that ended short of
     its column's edge, or a bold lead term ("POISON."); otherwise it runs on, across column
     and page breaks.
@@ -22,66 +26,25 @@ The layout is read from the page, never from the file's structure:
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import re
-import statistics
-from collections import Counter, defaultdict
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
+from indexer.archive.sources.pdffurniture import printed_numbers
+from indexer.archive.sources.pdfpage import OBJECT, Line, Page, read_page
 from indexer.errors import InvalidRequest
 
-ICON_FONT = re.compile(r"dingbat|symbol|icon|glyph|wingding", re.I)
-OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
+SENTENCE_END = (".", ",", ";", ":", "!", "?")
+Part = tuple[Block, list[str], tuple[int, int] | None]  # a block, its lines, its box
 
 
 class PdfError(InvalidRequest):
     """The file is no PDF this can read (damaged, encrypted, or pages out of range)."""
-
-
-@dataclass
-class Char:
-    c: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    font: str
-    size: float
-    unmapped: bool = False
-
-
-@dataclass
-class Line:
-    chars: list[Char]
-    page: int
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    text: str = ""
-    size: float = 0.0
-    bold: bool = False
-    lead_bold: bool = False
-    col: int = 0  # 0 left, 1 right, -1 full width
-    boxed: int = -1
-    heading: bool = False
-    icons: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Page:
-    width: float
-    height: float
-    lines: list[Line]
-    rects: list[tuple[float, float, float, float]]
-    number: int = 0  # in the PDF, from 0 (its lines' `page`)
 
 
 def read_pdf(
@@ -103,9 +66,9 @@ def read_pdf(
     if not 1 <= first <= last <= len(doc):
         raise PdfError(f"{Path(path).name}: pages {first}-{last} are not in 1-{len(doc)}")
     numbers: Iterable[int] = range(first - 1, last)
-    read = [_page(doc[i], i) for i in (progress(numbers) if progress else numbers)]
+    read = [read_page(doc[i], i) for i in (progress(numbers) if progress else numbers)]
     unknown: Counter[str] = Counter(icon for page in read for ln in page.lines for icon in ln.icons)
-    title, blocks = layout(read)
+    title, blocks = layout(read, [_label(doc, page.number) for page in read])
     return Document(
         title=title,
         blocks=blocks,
@@ -116,172 +79,31 @@ def read_pdf(
     )
 
 
-def _page(page: Any, number: int) -> Page:
-    """One page's characters (as lines) and filled rectangles."""
+def _label(doc: Any, index: int) -> str:
+    """The PDF's own label of a page ("" when it sets none)."""
+    import ctypes
+
     import pypdfium2.raw as raw
 
-    width, height = page.get_size()
-    text_page = page.get_textpage()
-    buf, flags = ctypes.create_string_buffer(128), ctypes.c_int()
-    chars = []
-    for i in range(text_page.count_chars()):
-        if raw.FPDFText_IsGenerated(text_page.raw, i) == 1:
-            continue
-        code = raw.FPDFText_GetUnicode(text_page.raw, i)
-        left, _, right, _ = text_page.get_charbox(i, loose=True)
-        ox, oy = ctypes.c_double(), ctypes.c_double()
-        raw.FPDFText_GetCharOrigin(text_page.raw, i, ctypes.byref(ox), ctypes.byref(oy))
-        size = raw.FPDFText_GetFontSize(text_page.raw, i)
-        if code == 2:  # PDFium's mark of a hyphen it saw at a line end
-            code = ord("-")
-        raw.FPDFText_GetFontInfo(text_page.raw, i, buf, 128, ctypes.byref(flags))
-        top, bottom = height - (oy.value + 0.75 * size), height - (oy.value - 0.2 * size)
-        unmapped = raw.FPDFText_HasUnicodeMapError(text_page.raw, i) == 1
-        font = buf.value.decode("latin-1")
-        chars.append(Char(chr(code), left, right, top, bottom, font, size, unmapped))
-    rects = []
-    for obj in page.get_objects(filter=(raw.FPDF_PAGEOBJ_PATH,)):
-        left, bottom, right, top = obj.get_bounds()
-        if right - left > 20 and top - bottom > 20:
-            rects.append((left, height - top, right, height - bottom))
-    text_page.close()
-    return Page(width, height, lines_of(number, width, chars), rects, number)
+    size = raw.FPDF_GetPageLabel(doc.raw, index, None, 0)
+    if size <= 2:
+        return ""
+    buf = ctypes.create_string_buffer(size)
+    raw.FPDF_GetPageLabel(doc.raw, index, buf, size)
+    return buf.raw[: size - 2].decode("utf-16-le", errors="replace")
 
 
-def lines_of(page_no: int, width: float, chars: list[Char]) -> list[Line]:
-    """Characters -> lines: one baseline, split at the page's column gutter and at any gap
-    wider than a gutter."""
-    rows: dict[int, list[Char]] = defaultdict(list)
-    for ch in chars:
-        if ch.c.strip():
-            rows[round(ch.bottom / 2)].append(ch)
-    gutter = column_gutter(width, list(rows.values()))
-    segments: list[list[Char]] = []
-    for _, row in sorted(rows.items()):
-        row.sort(key=lambda c: c.x0)
-        segment = [row[0]]
-        for prev, ch in zip(row, row[1:]):
-            gap = ch.x0 - prev.x1
-            # A gap over the gutter, wider than a word space, parts the columns.
-            across = (
-                gutter is not None and prev.x1 <= gutter[1] and ch.x0 >= gutter[0]
-                and gap >= 0.5 * (gutter[1] - gutter[0])
-            )  # fmt: skip
-            if across or gap > 1.5 * max(ch.size, 1):
-                segments.append(segment)
-                segment = []
-            segment.append(ch)
-        segments.append(segment)
-    return [_line(page_no, width, segment) for segment in segments]
+def reading_order(lines: list[Line]) -> list[Line]:
+    """A page's lines in reading order: each full-width line closes a band of the page, and
+    within a band the left column is read before the right."""
+    full = sorted(ln.top for ln in lines if ln.col < 0)
+    return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.col, ln.top))
 
 
-def column_gutter(width: float, rows: list[list[Char]]) -> tuple[float, float] | None:
-    """The widest band of the page's middle third that (almost) no line covers: two columns'
-    gutter, however narrow, which a few full-width lines (a title) may cross; None for one
-    column."""
-    if width <= 0 or not rows:
-        return None
-    covering = np.zeros(int(width) + 2, dtype=np.int64)
-    for row in rows:
-        covered = np.zeros_like(covering, dtype=bool)
-        for ch in row:
-            covered[max(int(ch.x0), 0) : int(ch.x1) + 1] = True
-        covering += covered
-    free = covering <= max(1, len(rows) // 20)
-    lo, hi = int(width / 3), int(2 * width / 3)
-    best: tuple[float, float] | None = None
-    start = None
-    for x in range(lo, hi + 2):
-        if x <= hi and free[x]:
-            start = x if start is None else start
-        elif start is not None:
-            if best is None or x - start > best[1] - best[0]:
-                best = (float(start), float(x))
-            start = None
-    return best if best is not None and best[1] - best[0] >= 3 else None
-
-
-def _line(page_no: int, width: float, segment: list[Char]) -> Line:
-    line = Line(
-        segment,
-        page_no,
-        min(c.x0 for c in segment),
-        max(c.x1 for c in segment),
-        min(c.top for c in segment),
-        max(c.bottom for c in segment),
-    )
-    text: list[str] = []
-    for before, ch in zip([None, *segment], segment):
-        if before is not None and ch.x0 - before.x1 > 0.15 * ch.size and text and text[-1] != " ":
-            text.append(" ")
-        if ICON_FONT.search(ch.font) or ch.unmapped or 0xE000 <= ord(ch.c) <= 0xF8FF:
-            line.icons.append(ch.font or "unnamed font")
-            text.append(OBJECT)
-            continue
-        text.append(ch.c)
-    line.text = "".join(text).strip()
-    body = [c for c in segment if not ICON_FONT.search(c.font)] or segment
-    line.size = statistics.median(c.size for c in body)
-    line.bold = sum("Bold" in c.font for c in body) > len(body) / 2
-    line.lead_bold = "Bold" in segment[0].font and segment[0].c.isupper() and not line.bold
-    half = width / 2
-    line.col = 0 if line.x1 < half + 5 else 1 if line.x0 > half - 5 else -1
-    return line
-
-
-def _furniture_key(line: Line) -> tuple[int, str]:
-    return round(line.top / 6), re.sub(r"\d+", "#", line.text)
-
-
-def _edge_lines(page: Page) -> list[Line]:
-    """The lines set apart at the page's top or bottom edge: on the first or last baseline,
-    with a gap to the nearest other line of more than twice the line height."""
-    if len(page.lines) < 3:
-        return []
-    tops = sorted({round(ln.top, 1) for ln in page.lines})
-    out = []
-    for edge, nxt in ((tops[0], tops[1]), (tops[-1], tops[-2])):
-        band = [ln for ln in page.lines if abs(ln.top - edge) < 2]
-        height = max(ln.bottom - ln.top for ln in band)
-        if abs(nxt - edge) > 2 * height:
-            out += band
-    return out
-
-
-def printed_numbers(pages: list[Page]) -> tuple[list[str], set[int]]:
-    """Each page's printed number, and the furniture (running headers and footers, by id):
-    lines repeated at one height with the same text (digits aside) on at least half of the
-    pages, and lines set apart at a page edge at a height that recurs so (a header naming
-    each page's chapter changes its text, not its place)."""
-    least = max(2, len(pages) / 2)
-    seen = Counter(k for page in pages for k in {_furniture_key(ln) for ln in page.lines})
-    same_text = {k for k, count in seen.items() if count >= least}
-    edges = {id(page): _edge_lines(page) for page in pages}
-    heights = Counter(h for lines in edges.values() for h in {round(ln.top / 6) for ln in lines})
-    furniture = {
-        id(ln)
-        for page in pages
-        for ln in page.lines
-        if _furniture_key(ln) in same_text
-        or (ln in edges[id(page)] and heights[round(ln.top / 6)] >= least)
-    }
-    printed: list[int | None] = []
-    for page in pages:
-        numbers = [int(ln.text) for ln in page.lines if id(ln) in furniture and ln.text.isdigit()]
-        printed.append(numbers[0] if numbers else None)
-    offsets = Counter(p - i for i, p in enumerate(printed) if p is not None)
-    offset = offsets.most_common(1)[0][0] if offsets else None
-    labels = [
-        str(p) if p is not None else (str(i + offset) if offset is not None else "")
-        for i, p in enumerate(printed)
-    ]
-    return labels, furniture
-
-
-def layout(pages: list[Page]) -> tuple[str | None, list[Block]]:
-    """The title and the blocks of the pages, in reading order."""
-    labels, furniture = printed_numbers(pages)
-    printed = {page.number: label for page, label in zip(pages, labels)}
+def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | None, list[Block]]:
+    """The title and the blocks of the pages, in reading order (`labels`: the PDF's own page
+    labels, used when the pages print no numbers)."""
+    printed, furniture = printed_numbers(pages, labels)
     body: list[Line] = []
     for page in pages:
         keep = [ln for ln in page.lines if id(ln) not in furniture and ln.text]
@@ -292,31 +114,75 @@ def layout(pages: list[Page]) -> tuple[str | None, list[Block]]:
                  and ln.bottom <= bottom + 1),
                 -1,
             )  # fmt: skip
-        body += sorted(keep, key=lambda ln: (ln.col, ln.top))
+        body += reading_order(keep)
     if not body:
         return None, []
     first_page = body[0].page
-    body_size = Counter(round(ln.size, 1) for ln in body for _ in ln.text).most_common(1)[0][0]
-    for ln in body:
-        ln.heading = _looks_like_a_heading(ln, body_size)
-    heads = sorted({round(ln.size, 1) for ln in body if ln.heading}, reverse=True)
+    sizes = Counter(round(ln.size, 1) for ln in body for _ in ln.text)
+    body_size = sizes.most_common(1)[0][0]
+    colours = Counter(
+        ln.colour for ln in body if round(ln.size, 1) == body_size and ln.colour >= 0
+        for _ in ln.text
+    )  # fmt: skip
+    _unbox_bands(body, body_size)
+    _mark_headings(body, body_size, colours.most_common(1)[0][0] if colours else -1)
+    # Levels rank by the largest letter (a heading in small capitals by its capitals).
+    heads = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
     title_size = None
-    if heads and all(ln.page == first_page for ln in body if round(ln.size, 1) == heads[0]):
+    top = [ln for ln in body if ln.heading and round(ln.cap_size, 1) == (heads or [0])[0]]
+    if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
     return _blocks(body, printed, heads, title_size)
 
 
-def _looks_like_a_heading(ln: Line, body_size: float) -> bool:
-    """A line set apart as a heading: clearly larger than the body, or all bold at the body's
-    size or more (small capitals too) and not ending like a sentence (rulebooks set section
-    titles both ways); never inside a box, where a bold line is the box's title."""
-    if ln.boxed >= 0:
+def _unbox_bands(body: list[Line], body_size: float) -> None:
+    """A fill that holds no body text is a band behind a heading (or the book's title), not a
+    box: only lines clearly larger than the body, or one line that does not end like a
+    sentence. Its text is read as any other line (white on colour is text like any other)."""
+    fills: dict[tuple[int, int], list[Line]] = {}
+    for ln in body:
+        if ln.boxed >= 0:
+            fills.setdefault((ln.page, ln.boxed), []).append(ln)
+    for lines in fills.values():
+        larger = all(ln.size > body_size * 1.12 for ln in lines)
+        if larger or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
+            for ln in lines:
+                ln.boxed = -1
+
+
+def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
+    """Which lines are headings. Clearly larger than the body: a heading. At about the body's
+    size (small capitals too: the capitals reach it), a heading only if set off whole, in bold
+    or in a colour of its own, standing apart (space above it, or first in its column, or
+    under another heading) and not ending like a sentence: rulebooks set section titles so,
+    and a bold sentence inside a paragraph does none of it. Never inside a box, where a bold
+    line is the box's title."""
+    above: Line | None = None
+    for ln in body:
+        if ln.boxed >= 0:
+            above = ln
+            continue
+        if ln.size > body_size * 1.12:
+            ln.heading = True
+        else:
+            marked = ln.bold or _distinct(ln.colour, body_colour)
+            apart = (
+                above is None or above.page != ln.page or above.col != ln.col or above.heading
+                or ln.top - above.bottom > 0.45 * ln.size
+            )  # fmt: skip
+            ln.heading = (
+                marked and apart and ln.cap_size >= body_size * 0.98
+                and not ln.text.endswith(SENTENCE_END)
+            )  # fmt: skip
+        above = ln
+
+
+def _distinct(colour: int, body: int) -> bool:
+    """Whether a line's single colour stands out from the body's: a channel apart by more
+    than a quarter of its range (a rich black beside a plain one does not)."""
+    if colour < 0 or body < 0:
         return False
-    if ln.size > body_size * 1.12:
-        return True
-    # Small capitals: the line's capitals are at the body's size, the rest smaller.
-    largest = max(c.size for c in ln.chars)
-    return ln.bold and largest >= body_size * 0.98 and not ln.text.endswith((".", ",", ";", ":"))
+    return any(abs((colour >> s & 255) - (body >> s & 255)) > 64 for s in (0, 8, 16))
 
 
 def _blocks(
@@ -328,17 +194,17 @@ def _blocks(
         edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
     title: str | None = None
     path: list[str] = []
-    parts: list[tuple[Block, list[str], tuple[int, int] | None]] = []
+    parts: list[Part] = []
     prev: Line | None = None
     for ln in body:
-        size = round(ln.size, 1)
-        if size == title_size:
+        size = round(ln.cap_size, 1)
+        if size == title_size and ln.heading:
             title = ln.text if title is None else f"{title} {ln.text}"
             continue
         if ln.heading and size in heads:
             after_heading = bool(parts) and parts[-1][0].kind == "heading"
             wrapped = (
-                after_heading and prev is not None and prev.size == ln.size
+                after_heading and prev is not None and prev.cap_size == ln.cap_size
                 and abs(ln.top - prev.bottom) < ln.size
             )  # fmt: skip
             if wrapped and path:
@@ -348,11 +214,13 @@ def _blocks(
             prev = ln
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
-        starts = _starts_block(ln, prev, parts, edges)
-        if starts:
+        if _starts_block(ln, prev, parts, edges):
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
             block = Block(
-                "box" if box else "paragraph", "", printed[ln.page], SECTION_SEPARATOR.join(path)
+                "box" if box else "paragraph",
+                "",
+                printed.get(ln.page) or None,
+                SECTION_SEPARATOR.join(path),
             )
             if box and ln.bold:
                 block.title = ln.text
@@ -369,12 +237,11 @@ def _blocks(
 
 
 def _starts_block(
-    ln: Line,
-    prev: Line | None,
-    parts: list[tuple[Block, list[str], tuple[int, int] | None]],
-    edges: dict[tuple[int, int], list[float]],
+    ln: Line, prev: Line | None, parts: list[Part], edges: dict[tuple[int, int], list[float]]
 ) -> bool:
-    """Whether `ln` starts a new block rather than continuing the one before it."""
+    """Whether `ln` starts a new block rather than continuing the one before it. Across a
+    column or page break (no gap to measure) a paragraph runs on unless the next line is
+    indented or starts with a lead term, or the last one stopped short of its column's edge."""
     current = parts[-1] if parts else None
     if current is None or current[0].kind == "heading":
         return True
@@ -391,19 +258,26 @@ def _starts_block(
 
 def _join_texts(parts: list[tuple[Block, list[str]]]) -> None:
     """Each block's lines joined into its text: a word hyphenated at a line end is rejoined,
-    unless the book writes it with the hyphen elsewhere and never without."""
+    unless the book never writes it joined and does write it, or a compound with either of
+    its parts ("one-handed" for "two-/handed"), with a hyphen elsewhere."""
     words = Counter(
         w.lower() for _, lines in parts for t in lines for w in re.findall(r"[\w'-]+", t)
     )
+    # The parts of the compounds the book writes whole (a line-end "guess-" is none).
+    compound: set[str] = set()
+    for w in (w.strip("-") for w in words):
+        if "-" in w:
+            pieces = w.split("-")
+            compound.update(p for p in (pieces[0], pieces[-1]) if len(p) >= 3)
     for block, lines in parts:
         text = ""
         for t in lines:
             end = re.search(r"(\w+)-$", text)
             start = re.match(r"([a-z][\w']*)", t)
             if end and start:
-                joined = end.group(1) + start.group(1)
-                hyphened = f"{end.group(1)}-{start.group(1)}".lower()
-                keep = words[hyphened] > 0 and not words[joined.lower()]
+                first, second = end.group(1).lower(), start.group(1).lower()
+                seen = words[f"{first}-{second}"] or first in compound or second in compound
+                keep = seen and not words[first + second]
                 text = (text if keep else text[:-1]) + t
             else:
                 text = f"{text} {t}".strip()

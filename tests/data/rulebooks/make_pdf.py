@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c]
-    python make_pdf.py --all OUTDIR                      # the five books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f]
+    python make_pdf.py --all OUTDIR                      # the seven books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -37,12 +37,48 @@ after a heading is not indented); boxes with a thick bar on the left only and a 
 fill, no frame. Its truth JSON lists every page's footer ("page_footers") and marks
 small-capital headings ("small_caps").
 
+Style "e" (used only by unseen.yaml, made by someone who never read the extractor's code,
+for a score measured once) follows yet other habits: US Letter instead of A4; a body in
+an embedded TrueType sans (Bitstream Vera, which ships inside reportlab, so no system font
+is needed) at 8.8 pt, justified and hyphenated; two UNEQUAL columns (the left one 44% of
+the text width) with a thin rule in the middle of a wide gutter; chapter headings in white
+on a full-column coloured band, section headings in a rust-coloured bold; paragraphs with
+a first-line indent and a little space, no indent after a heading; boxes with a tinted
+body and a darker title strip in white, no frame, as wide as the column they land in;
+no header line but the current chapter in the top outer corner (drawn after the page's
+text) and, at the foot, the running header beside the page number printed as "— 57 —",
+both in the outer corner (right on odd pages, left on even ones; drawn before the text).
+Its truth JSON lists every page's corner chapter ("page_headers") and foot
+("page_footers").
+
+Style "f" (used only by novel.yaml, written by someone who read neither the reader's code nor
+its tests' expectations, for a score measured once) follows yet other habits: pages of
+210 x 270 mm; a first page with the title across the top and THREE columns under it, later
+pages in two equal columns, all with a narrow gutter (4.2 mm) and no rule; a serif body
+(Times 9.7 pt) set ragged right, still hyphenated at line ends, paragraphs without indent set
+apart by a gap; chapter headings in a large serif italic over a thin rule; section (level-2)
+headings RUN IN: a bold sans head ending in a full stop at the start of the first line of its
+paragraph, the paragraph going on after it on the same line (a level-2 heading not followed by
+a paragraph stands alone). In the truth the run-in heading is still a heading and a section:
+it is listed in "headings" (with "run_in": true, "printed_as": the head with its full stop, and
+the page and column where its paragraph starts); the paragraph's "plain_text" is its text
+WITHOUT the head (the block records the head as "run_in_heading") and its "section_path" ends
+with the heading's text (no full stop). Boxes have no fill, a thick rule above and a thin one
+below, their text in a small sans. No footer: the running header is centred on top in
+letter-spaced small capitals, the page number white in a filled circle in the top outer corner
+(both drawn before the text). A box marked `place: page-foot` is not in the columns but set in
+small type across the foot of the page where the block before it ends (drawn after the text,
+under a short rule; the columns of that page are shortened): its truth block has "column": 0 and
+"placement": "page-foot". The truth JSON lists every page's header ("page_headers"), the
+columns per page and their widths.
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -57,8 +93,10 @@ from reportlab.lib.enums import TA_JUSTIFY, TA_LEFT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
     BaseDocTemplate,
+    Flowable,
     Frame,
     FrameBreak,
     NextPageTemplate,
@@ -78,6 +116,8 @@ BOOKS = (
     "heldout.yaml",
     "untuned.yaml",
     "fresh.yaml",
+    "unseen.yaml",
+    "novel.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -146,6 +186,13 @@ class Style:
     box_frame: str = "box"  # "box": full frame; "left-bar": a thick bar on the left side only
     box_title_size: float | None = None  # default size + 0.5
     box_padding: tuple = (7, 7, 6, 7)  # left, right, top, bottom
+    # Style "e" features (the defaults keep styles "a" to "d" exactly as they were).
+    page_size: tuple = A4
+    first_col_share: float = 0.5  # share of the two columns' width taken by the left column
+    # Style "f" features (the defaults keep styles "a" to "e" exactly as they were).
+    ragged: bool = False  # True: ragged-right (left-aligned) text instead of justified
+    run_in_h2: bool = False  # True: level-2 headings run into the first line of their paragraph
+    first_page_columns: int = 2  # columns on the first page (later pages have two)
 
 
 STYLES = {
@@ -265,6 +312,94 @@ STYLES = {
         box_frame="left-bar",
         box_title_size=10,
         box_padding=(10, 7, 6, 7),
+    ),
+    # US Letter, body in an embedded TrueType sans (Bitstream Vera, shipped with reportlab),
+    # unequal columns (the left one narrower) with a rule in a wide gutter, chapter headings
+    # in white on a coloured band, section headings in a rust colour, indented and slightly
+    # spaced paragraphs (no indent after a heading), boxes with a tinted body and a darker
+    # title strip, the current chapter in the top outer corner (drawn after the page's text),
+    # the running header at the foot beside a decorated page number "— 57 —" in the outer
+    # corner (drawn before the page's text).
+    "e": Style(
+        "e",
+        16 * mm,
+        15 * mm,
+        22 * mm,
+        24 * mm,
+        11 * mm,
+        "Vera",
+        "VeraBd",
+        "VeraBd",
+        8.8,
+        12.2,
+        12,
+        10,
+        2.5,
+        9,
+        "bottom",
+        "outer",
+        colors.Color(0.9, 0.94, 0.95),
+        colors.Color(0.07, 0.33, 0.4),
+        19,
+        h2_font="VeraBd",
+        h2_color=colors.Color(0.62, 0.27, 0.1),
+        box_title_font="VeraBd",
+        box_title_color=colors.white,
+        header_layout="corner-chapter-foot-number",
+        column_rule=True,
+        h1_space_before=13,
+        h2_space_before=8,
+        indent_after_heading=False,
+        box_title_size=9,
+        box_padding=(7, 7, 0, 6),
+        page_size=(612.0, 792.0),  # US Letter (the other styles are A4)
+        first_col_share=0.44,
+    ),
+    # 210 x 270 mm pages; a three-column first page, then two equal columns in a narrow unruled
+    # gutter; a serif body set ragged right (hyphenated at line ends), paragraphs spaced without
+    # indent; chapter headings in a large serif italic over a thin rule, section headings run in
+    # (bold sans, ending in a full stop, on the first line of their paragraph); boxes without fill
+    # between a thick rule above and a thin one below, their text in a small sans; the running
+    # header centred on top in letter-spaced small capitals, the page number white in a filled
+    # circle in the top outer corner (both drawn before the text), no footer; a sidebar marked
+    # `place: page-foot` set in small type across the foot of a page (drawn after the text).
+    "f": Style(
+        "f",
+        15 * mm,
+        15 * mm,
+        23 * mm,
+        15 * mm,
+        4.2 * mm,
+        "Times-Roman",
+        "Times-Bold",
+        "Times-Italic",
+        9.7,
+        12.4,
+        19,
+        9.2,
+        6,
+        0,
+        "top",
+        "outer",
+        None,  # boxes have no fill
+        colors.Color(0.42, 0.16, 0.36),
+        25,
+        h2_font="Helvetica-Bold",
+        h2_color=colors.Color(0.42, 0.16, 0.36),
+        box_title_font="Helvetica-Bold",
+        box_title_color=colors.Color(0.42, 0.16, 0.36),
+        box_border_width=2.4,
+        header_layout="centre-caps-top-circle",
+        h1_space_before=14,
+        h2_space_before=5,
+        indent_after_heading=False,
+        box_frame="rules",
+        box_title_size=8.4,
+        box_padding=(0, 0, 5, 6),
+        page_size=(210 * mm, 270 * mm),
+        ragged=True,
+        run_in_h2=True,
+        first_page_columns=3,
     ),
 }
 
@@ -657,13 +792,664 @@ def _box(block, st: Style, sty, width) -> Table:
     return t
 
 
+# ---------------------------------------------------------------- style "e"
+def _register_vera() -> None:
+    """Bitstream Vera (shipped in reportlab's own fonts folder), embedded as TrueType subsets."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    have = set(pdfmetrics.getRegisteredFontNames())
+    for name, file in (("Vera", "Vera.ttf"), ("VeraBd", "VeraBd.ttf"), ("VeraIt", "VeraIt.ttf")):
+        if name not in have:
+            pdfmetrics.registerFont(TTFont(name, file))
+
+
+def col_widths_e(st: Style) -> tuple[float, float]:
+    """Widths of the (unequal) left and right columns of style "e"."""
+    both = st.page_size[0] - st.left - st.right - st.gutter
+    first = round(both * st.first_col_share, 2)
+    return first, both - first
+
+
+class CornerFootDoc(RulebookDoc):
+    """Style "e": Letter pages, unequal ruled columns, chapter in the top outer corner, running
+    header and "— N —" page number together in the bottom outer corner."""
+
+    def __init__(self, filename, book, st: Style, **kw):
+        BaseDocTemplate.__init__(
+            self,
+            filename,
+            pagesize=st.page_size,
+            leftMargin=st.left,
+            rightMargin=st.right,
+            topMargin=st.top,
+            bottomMargin=st.bottom,
+            title=book["title"],
+            author="rulings test data",
+            subject=book["game"],
+            creator="make_pdf.py",
+            invariant=1,
+            **kw,
+        )
+        self.book, self.st = book, st
+        self.placed = []
+        self.chapters = []
+        self.top_chapter = {}
+        self.page_headers = []
+        self.page_footers = []
+        W, H = st.page_size
+        w1, w2 = col_widths_e(st)
+        fh = H - st.top - st.bottom
+        self.title_h = 27 * mm
+        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        x2 = st.left + w1 + st.gutter
+        first = [
+            Frame(st.left, st.bottom + fh - self.title_h, W - st.left - st.right, self.title_h,
+                  id="title", **pad),
+            Frame(st.left, st.bottom, w1, fh - self.title_h, id="col1", **pad),
+            Frame(x2, st.bottom, w2, fh - self.title_h, id="col2", **pad),
+        ]  # fmt: skip
+        later = [
+            Frame(st.left, st.bottom, w1, fh, id="col1", **pad),
+            Frame(x2, st.bottom, w2, fh, id="col2", **pad),
+        ]
+        hooks = {"onPage": self.draw_foot, "onPageEnd": self.draw_corner}
+        self.addPageTemplates(
+            [PageTemplate("first", first, **hooks), PageTemplate("later", later, **hooks)]
+        )
+
+    def draw_foot(self, canv, doc):
+        """Before the page's text: gutter rule, and at the foot the running header beside the
+        page number "— N —", both in the outer corner (right on odd pages, left on even)."""
+        st = self.st
+        W, H = st.page_size
+        num = self.printed(doc.page)
+        mark = f"\u2014 {num} \u2014"
+        odd = num % 2 == 1
+        self.page_footers.append(
+            {
+                "page": num,
+                "pdf_page_index": doc.page - 1,
+                "corner": "right" if odd else "left",
+                "text": self.book["running_header"],
+                "number": mark,
+            }
+        )
+        canv.saveState()
+        w1, _ = col_widths_e(st)
+        x = st.left + w1 + st.gutter / 2
+        top = H - st.top - (self.title_h if doc.page == 1 else 0)
+        canv.setStrokeColor(colors.Color(0.62, 0.72, 0.75))
+        canv.setLineWidth(0.5)
+        canv.line(x, st.bottom, x, top - 2)
+        y = st.bottom - 13 * mm
+        head_w = pdfmetrics.stringWidth(self.book["running_header"], "VeraIt", 7.5)
+        mark_w = pdfmetrics.stringWidth(mark, "VeraBd", 9)
+        gap = 3 * mm
+        if odd:
+            x_mark = W - st.right - mark_w
+            x_head = x_mark - gap - head_w
+        else:
+            x_mark = st.left
+            x_head = st.left + mark_w + gap
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.8)
+        x0 = min(x_mark, x_head)
+        canv.line(x0, y + 10.5, x0 + head_w + gap + mark_w, y + 10.5)
+        canv.setFillColor(colors.Color(0.35, 0.35, 0.35))
+        canv.setFont("VeraIt", 7.5)
+        canv.drawString(x_head, y + 0.5, self.book["running_header"])
+        canv.setFillColor(st.box_border)
+        canv.setFont("VeraBd", 9)
+        canv.drawString(x_mark, y, mark)
+        canv.restoreState()
+
+    def draw_corner(self, canv, doc):
+        """After the page's text: the chapter in effect at the page's top, in the top outer
+        corner beside a small filled square."""
+        st = self.st
+        W, H = st.page_size
+        page = doc.page
+        num = self.printed(page)
+        chapter = self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
+        odd = num % 2 == 1
+        self.page_headers.append(
+            {
+                "page": num,
+                "pdf_page_index": page - 1,
+                "corner": "right" if odd else "left",
+                "text": chapter,
+            }
+        )
+        if not chapter:
+            return
+        canv.saveState()
+        y = H - st.top + 10 * mm
+        sq = 2.6 * mm
+        canv.setFillColor(st.box_border)
+        canv.setFont("VeraBd", 7.5)
+        if odd:
+            canv.rect(W - st.right - sq, y - 0.6, sq, sq, stroke=0, fill=1)
+            canv.drawRightString(W - st.right - sq - 2 * mm, y, chapter)
+        else:
+            canv.rect(st.left, y - 0.6, sq, sq, stroke=0, fill=1)
+            canv.drawString(st.left + sq + 2 * mm, y, chapter)
+        canv.restoreState()
+
+
+def _styles_e(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sty["h1"] = ParagraphStyle(
+        "h1e",
+        parent=sty["h1"],
+        textColor=colors.white,
+        backColor=st.box_border,
+        borderPadding=(3.5, 4, 3, 4),
+        leftIndent=4,
+        spaceBefore=st.h1_space_before,
+        spaceAfter=9,
+    )
+    sty["title"] = ParagraphStyle(
+        "titlee",
+        parent=sty["title"],
+        textColor=colors.white,
+        backColor=st.box_border,
+        borderPadding=(7, 8, 6, 8),
+        leftIndent=8,
+        rightIndent=8,
+    )
+    sty["boxtitle"] = ParagraphStyle(
+        "boxtitlee",
+        parent=sty["boxtitle"],
+        backColor=colors.Color(0.33, 0.55, 0.6),
+        borderPadding=(3, st.box_padding[0], 2.5, st.box_padding[0]),
+        spaceBefore=3,
+        spaceAfter=6,
+    )
+    return sty
+
+
+class ColumnBox(Flowable):
+    """A boxed example/sidebar as wide as whichever column it lands in (the columns differ)."""
+
+    def __init__(self, block, st: Style, sty):
+        super().__init__()
+        self.block, self.st, self.sty = block, st, sty
+        self.gt_key, self.gt_part = block["key"], 0
+        self._table = None
+
+    def _make(self, width: float) -> Table:
+        st, sty = self.st, self.sty
+        cell = [
+            Paragraph(escape(self.block["title"]), sty["boxtitle"]),
+            Paragraph(markup(self.block["text"], st), sty["box"]),
+        ]
+        t = Table([[cell]], colWidths=[width])
+        lp, rp, tp, bp = st.box_padding
+        t.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+                    ("LEFTPADDING", (0, 0), (-1, -1), lp),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), rp),
+                    ("TOPPADDING", (0, 0), (-1, -1), tp),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
+                ]
+            )
+        )
+        return t
+
+    def wrap(self, availWidth, availHeight):
+        self._table = self._make(availWidth)
+        self.width, self.height = self._table.wrap(availWidth, availHeight)
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []  # a box is never split: it moves on to the next column whole
+
+    def draw(self):
+        self._table.drawOn(self.canv, 0, 0)
+
+
+# ---------------------------------------------------------------- style "f"
+def col_widths_f(st: Style) -> tuple[float, float]:
+    """Column widths of style "f": (on the first page, with its three columns; on later pages)."""
+    text_w = st.page_size[0] - st.left - st.right
+    first = (text_w - (st.first_page_columns - 1) * st.gutter) / st.first_page_columns
+    return first, (text_w - st.gutter) / 2
+
+
+def _hex(c) -> str:
+    return "#" + c.hexval()[2:]
+
+
+def small_caps_runs(text: str, size: float, ratio: float = 0.8) -> list[tuple[str, float]]:
+    """(text, font size) runs of `text` in small capitals: lower case as smaller capitals."""
+    return [
+        (run.upper(), round(size * ratio, 2) if run.islower() else size)
+        for run in re.findall(r"[a-z]+|[^a-z]+", text)
+    ]
+
+
+class RuledHeading(KeyedParagraph):
+    """A chapter heading with a thin rule under it, as wide as its column."""
+
+    rule_gap = 4.0
+    rule_color = None
+
+    def wrap(self, availWidth, availHeight):
+        w, h = super().wrap(availWidth, availHeight)
+        self._rule_w = availWidth
+        self.height = h + self.rule_gap
+        return w, self.height
+
+    def draw(self):
+        super().draw()
+        canv = self.canv
+        canv.saveState()
+        canv.setStrokeColor(self.rule_color)
+        canv.setLineWidth(0.6)
+        canv.line(0, 0.8, self._rule_w, 0.8)
+        canv.restoreState()
+
+
+class RuleBox(ColumnBox):
+    """Style "f": a box as wide as its column, no fill, a thick rule above and a thin one below."""
+
+    def _make(self, width: float) -> Table:
+        st, sty = self.st, self.sty
+        cell = [
+            Paragraph(escape(self.block["title"]), sty["boxtitle"]),
+            Paragraph(markup(self.block["text"], st), sty["box"]),
+        ]
+        t = Table([[cell]], colWidths=[width])
+        lp, rp, tp, bp = st.box_padding
+        t.setStyle(
+            TableStyle(
+                [
+                    ("LINEABOVE", (0, 0), (-1, 0), st.box_border_width, st.box_border),
+                    ("LINEBELOW", (0, -1), (-1, -1), 0.6, st.box_border),
+                    ("LEFTPADDING", (0, 0), (-1, -1), lp),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), rp),
+                    ("TOPPADDING", (0, 0), (-1, -1), tp),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
+                ]
+            )
+        )
+        return t
+
+
+def _styles_f(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    body = ParagraphStyle("body_f", parent=sty["body"], alignment=TA_LEFT)
+    ink = colors.Color(0.13, 0.12, 0.12)
+    sty.update(
+        body=body,
+        body_first=ParagraphStyle("body_first_f", parent=body, firstLineIndent=0),
+        body_run_in=ParagraphStyle(
+            "body_run_in_f", parent=body, firstLineIndent=0, spaceBefore=st.h2_space_before
+        ),
+        box=ParagraphStyle(
+            "box_f",
+            parent=body,
+            fontName="Helvetica",
+            fontSize=8.4,
+            leading=10.9,
+            spaceAfter=0,
+            firstLineIndent=0,
+        ),
+        h1=ParagraphStyle(
+            "h1_f",
+            fontName=st.head_font,
+            fontSize=st.h1,
+            leading=st.h1 * 1.15,
+            spaceBefore=st.h1_space_before,
+            spaceAfter=7,
+            keepWithNext=1,
+            textColor=ink,
+        ),
+        title=ParagraphStyle(
+            "title_f",
+            fontName=st.head_font,
+            fontSize=st.title_size,
+            leading=st.title_size * 1.15,
+            textColor=st.box_border,
+            alignment=TA_LEFT,
+        ),
+        foot_title=ParagraphStyle(
+            "foot_title_f",
+            fontName="Helvetica-Bold",
+            fontSize=7.4,
+            leading=9,
+            textColor=st.box_border,
+            spaceAfter=1.5,
+        ),
+        foot=ParagraphStyle(
+            "foot_f", parent=body, fontSize=7.6, leading=9.3, spaceAfter=0, firstLineIndent=0
+        ),
+    )
+    return sty
+
+
+class MagazineDoc(RulebookDoc):
+    """Style "f": 210 x 270 mm pages, three columns on the first page and two later, the running
+    header centred on top in spaced small capitals, the page number in a filled circle in the top
+    outer corner, and (on one page) a sidebar in small type across the foot of the page."""
+
+    def __init__(self, filename, book, st: Style, foot_page=None, foot_block=None, sty=None, **kw):
+        BaseDocTemplate.__init__(
+            self,
+            filename,
+            pagesize=st.page_size,
+            leftMargin=st.left,
+            rightMargin=st.right,
+            topMargin=st.top,
+            bottomMargin=st.bottom,
+            title=book["title"],
+            author="rulings test data",
+            subject=book["game"],
+            creator="make_pdf.py",
+            invariant=1,
+            **kw,
+        )
+        self.book, self.st = book, st
+        self.placed = []
+        self.chapters = []
+        self.top_chapter = {}
+        self.page_headers = []
+        self.page_footers = []
+        self.foot_page, self.foot_block, self.sty = foot_page, foot_block, sty
+        self.foot_drawn: int | None = None
+        W, H = st.page_size
+        w1, w2 = col_widths_f(st)
+        fh = H - st.top - st.bottom
+        self.title_h = 30 * mm
+        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        first = [
+            Frame(st.left, st.bottom + fh - self.title_h, W - st.left - st.right, self.title_h,
+                  id="title", **pad),
+        ] + [
+            Frame(st.left + i * (w1 + st.gutter), st.bottom, w1, fh - self.title_h,
+                  id=f"col{i + 1}", **pad)
+            for i in range(st.first_page_columns)
+        ]  # fmt: skip
+
+        def two(lift: float) -> list[Frame]:
+            return [
+                Frame(st.left + i * (w2 + st.gutter), st.bottom + lift, w2, fh - lift,
+                      id=f"col{i + 1}", **pad)
+                for i in range(2)
+            ]  # fmt: skip
+
+        self.foot_h = self._foot_height() if foot_block else 0
+        templates = [
+            PageTemplate("first", first, onPage=self.decorate_f),
+            PageTemplate("later", two(0), onPage=self.decorate_f),
+        ]
+        if foot_block:
+            templates.append(
+                PageTemplate(
+                    "foot",
+                    two(self.foot_h + 7 * mm),
+                    onPage=self.decorate_f,
+                    onPageEnd=self.draw_foot_sidebar,
+                )
+            )
+        self.addPageTemplates(templates)
+
+    def _foot_parts(self) -> list[Paragraph]:
+        b = self.foot_block
+        return [
+            Paragraph(escape(b["title"]), self.sty["foot_title"]),
+            Paragraph(markup(b["text"], self.st), self.sty["foot"]),
+        ]
+
+    def _foot_height(self) -> float:
+        width = self.st.page_size[0] - self.st.left - self.st.right
+        return sum(p.wrap(width, 1000)[1] for p in self._foot_parts()) + 1.5
+
+    def decorate_f(self, canv, doc):
+        """Before the page's text: the running header centred on top in letter-spaced small
+        capitals, and the page number in a filled circle in the top outer corner."""
+        st = self.st
+        W, H = st.page_size
+        num = self.printed(doc.page)
+        odd = num % 2 == 1
+        head = self.book["running_header"]
+        self.page_headers.append(
+            {
+                "page": num,
+                "pdf_page_index": doc.page - 1,
+                "text": head,
+                "printed_as": head.upper(),  # small capitals, letter-spaced
+                "number": str(num),
+                "number_corner": "right" if odd else "left",
+            }
+        )
+        y = H - st.top + 10 * mm
+        runs = small_caps_runs(head, 8.2)
+        space = 1.6
+        width = sum(pdfmetrics.stringWidth(t, "Helvetica", s) + space * len(t) for t, s in runs)
+        width -= space
+        canv.saveState()
+        t = canv.beginText((W - width) / 2, y)
+        t.setCharSpace(space)
+        t.setFillColor(colors.Color(0.35, 0.3, 0.34))
+        for text, size in runs:
+            t.setFont("Helvetica", size)
+            t.textOut(text)
+        canv.drawText(t)
+        r = 4.3 * mm
+        cx = W - st.right - r if odd else st.left + r
+        cy = y + 2.6
+        canv.setFillColor(st.box_border)
+        canv.circle(cx, cy, r, stroke=0, fill=1)
+        canv.setFillColor(colors.white)
+        canv.setFont("Helvetica-Bold", 9.5)
+        canv.drawCentredString(cx, cy - 3.3, str(num))
+        canv.restoreState()
+
+    def draw_foot_sidebar(self, canv, doc):
+        """After the page's text: the page-foot sidebar in small type across both columns, under
+        a short rule."""
+        st = self.st
+        W = st.page_size[0]
+        width = W - st.left - st.right
+        y = st.bottom + self.foot_h
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.5)
+        canv.line(st.left, y + 3 * mm, st.left + 40 * mm, y + 3 * mm)
+        canv.restoreState()
+        for p in self._foot_parts():
+            _, h = p.wrap(width, 1000)
+            y -= h
+            p.drawOn(canv, st.left, y)
+        self.foot_drawn = doc.page
+
+
+def _story_f(book: dict, st: Style, sty) -> tuple[list, list, list, dict | None]:
+    """The flowables of a style "f" book: (story, truth blocks, headings, page-foot block)."""
+    story: list = []
+    path: list[str] = []
+    truth_blocks: list[dict] = []
+    headings: list[dict] = []
+    foot = None
+    after_heading = False
+    run_in = None  # a level-2 heading waiting for the paragraph it runs into
+    blocks = book["blocks"]
+    for n, block in enumerate(blocks):
+        kind = block["type"]
+        if kind == "heading":
+            lvl = int(block["level"])
+            path = path[: lvl - 1] + [block["text"]]
+            entry = {"id": f"#heading{len(headings)}", "level": lvl, "text": block["text"]}
+            headings.append(entry)
+            nxt = blocks[n + 1] if n + 1 < len(blocks) else {}
+            if lvl == 2 and st.run_in_h2 and nxt.get("type") == "paragraph":
+                run_in = entry  # placed with its paragraph
+                stop = "" if block["text"][-1:] in ".?!:" else "."
+                entry.update(run_in=True, printed_as=block["text"] + stop)
+                entry["id"] = None
+                continue
+            h = (RuledHeading if lvl == 1 else KeyedParagraph)(
+                escape(block["text"]), sty[f"h{lvl}"]
+            )
+            if lvl == 1:
+                h.rule_color = st.box_border
+            h.gt_key = entry["id"]
+            h.gt_level, h.gt_text = lvl, block["text"]
+            story.append(h)
+            after_heading = True
+            continue
+        row = {
+            "key": block["key"],
+            "kind": kind,
+            "title": block.get("title"),
+            "section": list(path),
+            "section_path": " > ".join(path),
+            "text": block["text"],
+            "plain_text": plain_text(block["text"]),
+            "icons": ICON_RE.findall(block["text"]),
+        }
+        if kind == "paragraph" and run_in:
+            head = (
+                f'<font name="{st.h2_font}" size="{st.h2}" color="{_hex(st.h2_color)}">'
+                f"{escape(run_in['printed_as'])}</font> "
+            )
+            p = KeyedParagraph(head + markup(block["text"], st), sty["body_run_in"])
+            run_in["id"] = block["key"]  # the heading sits where its paragraph starts
+            row["run_in_heading"] = run_in["printed_as"]
+            run_in = None
+        elif kind == "paragraph":
+            p = KeyedParagraph(
+                markup(block["text"], st), sty["body_first" if after_heading else "body"]
+            )
+        elif kind == "box" and block.get("place") == "page-foot":
+            if foot is not None:
+                raise ValueError("style f: one page-foot sidebar per book")
+            foot = dict(block, anchor=truth_blocks[-1]["key"] if truth_blocks else None)
+            row["placement"] = "page-foot"
+            truth_blocks.append(row)
+            continue
+        elif kind == "box":
+            p = None
+            story += [Spacer(1, 3), RuleBox(block, st, sty), Spacer(1, 8)]
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        if p is not None:
+            p.gt_key = block["key"]
+            story.append(p)
+        after_heading = False
+        truth_blocks.append(row)
+    return story, truth_blocks, headings, foot
+
+
+def _layout_f(book: dict, st: Style, sty, out, foot_page: int | None, foot: dict | None):
+    """One layout of a style "f" book into `out` (a file name or a binary file)."""
+    story, truth_blocks, headings, _ = _story_f(book, st, sty)
+    doc = MagazineDoc(out, book, st, foot_page=foot_page, foot_block=foot if foot_page else None,
+                      sty=sty)  # fmt: skip
+    cycle: str | list[str] = "later"
+    if foot_page:
+        if foot_page < 2:
+            raise ValueError("style f: the page-foot sidebar cannot go on the first page")
+        cycle = ["later"] * (foot_page - 2) + ["foot", "*", "later"]
+    doc.build(
+        [Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate(cycle), FrameBreak()]
+        + story
+    )
+    return doc, truth_blocks, headings
+
+
+def build_pdf_f(book: dict, out_pdf_path, style: str = "f") -> dict:
+    """Style "f" (see STYLES): laid out once to find the page of the page-foot sidebar (the page
+    where the block before it in the book ends), then again with the sidebar at that page's foot."""
+    st = STYLES[style]
+    sty = _styles_f(st)
+    out = Path(out_pdf_path)
+    _, _, _, foot = _story_f(book, st, sty)
+    anchor = foot["anchor"] if foot else None
+
+    def last_page(doc) -> int:  # the PDF page where the block before the sidebar ends
+        return max((pg for key, _, pg, _ in doc.placed if key == anchor), default=2)
+
+    foot_page = 0  # none
+    if foot:
+        doc, _, _ = _layout_f(book, st, sty, io.BytesIO(), None, None)
+        foot_page = max(2, last_page(doc))
+        for _ in range(3):  # the shortened columns may push the block on: follow it
+            doc, _, _ = _layout_f(book, st, sty, io.BytesIO(), foot_page, foot)
+            if last_page(doc) <= foot_page:
+                break
+            foot_page = last_page(doc)
+    doc, truth_blocks, headings = _layout_f(book, st, sty, str(out), foot_page or None, foot)
+    if foot and doc.foot_drawn != foot_page:
+        raise RuntimeError("style f: the page-foot sidebar was not drawn")
+
+    where: dict[str, list[tuple[int, int, str]]] = {}
+    for key, part, page, frame in doc.placed:
+        where.setdefault(key, []).append((part, page, frame))
+    for h in headings:
+        hid = h.pop("id")
+        parts = sorted(where[hid]) if h.get("run_in") else where.pop(hid)
+        _, page, frame = parts[0]
+        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=int(frame[-1]))
+    for b in truth_blocks:
+        if b.get("placement") == "page-foot":
+            b.update(page=doc.printed(foot_page), pdf_page_index=foot_page - 1, column=0,
+                     continues=[], split=None)  # fmt: skip
+            continue
+        parts = sorted(where[b["key"]])
+        _, page, frame = parts[0]
+        b.update(
+            page=doc.printed(page),
+            pdf_page_index=page - 1,
+            column=int(frame[-1]),
+            continues=[
+                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": int(f[-1])}
+                for _, p, f in parts[1:]
+            ],
+        )
+        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
+    w1, w2 = col_widths_f(st)
+    truth = {
+        "title": book["title"],
+        "game": book["game"],
+        "style": style,
+        "running_header": book["running_header"],
+        "first_page": book["first_page"],
+        "pages": doc.page,
+        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
+        "icons": {
+            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
+            for k, v in ICONS.items()
+        },
+        "headings": headings,
+        "blocks": truth_blocks,
+        "page_size": "210x270mm",
+        "columns": {"first_page": st.first_page_columns, "later_pages": 2},
+        "column_widths_pt": {"first_page": round(w1, 2), "later_pages": round(w2, 2)},
+        "page_headers": doc.page_headers,
+    }
+    out.with_suffix(".truth.json").write_text(
+        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
+    )
+    return truth
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
     st = STYLES[style]
-    sty = _styles(st)
+    if st.header_layout == "centre-caps-top-circle":
+        return build_pdf_f(book, out_pdf_path, style)
+    corner_foot = st.header_layout == "corner-chapter-foot-number"
+    if corner_foot:
+        _register_vera()
+    sty = _styles_e(st) if corner_foot else _styles(st)
     out = Path(out_pdf_path)
-    doc = RulebookDoc(str(out), book, st)
+    doc = (CornerFootDoc if corner_foot else RulebookDoc)(str(out), book, st)
     colw = col_width(st)
     story = [
         Paragraph(escape(book["title"]), sty["title"]),
@@ -695,6 +1481,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
             p = KeyedParagraph(markup(block["text"], st), sty["body_first" if first else "body"])
             p.gt_key = block["key"]
             story.append(p)
+        elif kind == "box" and corner_foot:
+            story += [Spacer(1, 4), ColumnBox(block, st, sty), Spacer(1, 7)]
         elif kind == "box":
             story += [Spacer(1, 3), _box(block, st, sty, colw), Spacer(1, 8)]
         else:
@@ -750,6 +1538,11 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     if st.header_layout == "title-chapter":
         truth["page_headers"] = doc.page_headers
     if st.header_layout == "footer-title-number":
+        truth["page_footers"] = doc.page_footers
+    if corner_foot:
+        truth["page_size"] = "letter"
+        truth["column_widths_pt"] = list(col_widths_e(st))
+        truth["page_headers"] = doc.page_headers
         truth["page_footers"] = doc.page_footers
     out.with_suffix(".truth.json").write_text(
         json.dumps(truth, indent=1, ensure_ascii=False) + "\n"

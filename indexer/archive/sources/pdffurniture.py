@@ -1,0 +1,117 @@
+"""What a rulebook prints on every page around its text: running headers and footers, corner
+marks, and the printed page number, found by comparing the pages with one another.
+
+  * furniture: a line repeated at one height with the same text (digits aside) on at least
+    half of the pages, or a line set apart at a page edge at a height that recurs so (a header
+    naming each page's chapter changes its text, not its place);
+  * the printed number: of the number-like tokens a page prints in its furniture or at its
+    edges (else on a line of its own), the one whose value minus the page's place in the PDF
+    is the same on most pages
+    (the numbers that count up one a page), wherever and however each page sets it
+    ("57", "— 57 —", "p. 57", "57 | Chapter"); pages without one follow the others' count;
+    the PDF's own page labels only when no page prints a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from indexer.archive.sources.pdfpage import Line, Page
+
+# A number standing as a word: not part of "x57", "57th" or a decimal "3.5".
+NUMBER = re.compile(r"(?<!\w)(?<!\d[.,])\d{1,4}(?!\w|[.,]\d)")
+# What may stand around a page number on a line of its own: dashes, bars, dots, brackets and
+# the word "page" in the rulebook languages (p., pg., pag., pág., S., side, Seite).
+DECORATION = re.compile(r"^[\W_]*(?:p|pp|pg|pag|pág|page|pagina|página|s|side|seite)?[\W_]*$", re.I)
+
+
+@dataclass
+class _Token:
+    page: int  # place in the PDF
+    value: int
+    line: Line
+    alone: bool  # the line is only the number and its decoration
+
+
+def _furniture_key(line: Line) -> tuple[int, str]:
+    return round(line.top / 6), re.sub(r"\d+", "#", line.text)
+
+
+def _edge_lines(page: Page) -> list[Line]:
+    """The lines set apart at the page's top or bottom edge: on the first or last baseline,
+    with a gap to the nearest other line of more than twice the line height."""
+    if len(page.lines) < 3:
+        return []
+    tops = sorted({round(ln.top, 1) for ln in page.lines})
+    out = []
+    for edge, nxt in ((tops[0], tops[1]), (tops[-1], tops[-2])):
+        band = [ln for ln in page.lines if abs(ln.top - edge) < 2]
+        height = max(ln.bottom - ln.top for ln in band)
+        if abs(nxt - edge) > 2 * height:
+            out += band
+    return out
+
+
+def furniture(pages: list[Page]) -> set[int]:
+    """The running headers, footers and corner marks of the pages (by line id)."""
+    least = max(2, len(pages) / 2)
+    seen = Counter(k for page in pages for k in {_furniture_key(ln) for ln in page.lines})
+    same_text = {k for k, count in seen.items() if count >= least}
+    edges = [ln for page in pages for ln in _edge_lines(page)]
+    heights = Counter(h for page in pages for h in {round(ln.top / 6) for ln in _edge_lines(page)})
+    return {id(ln) for page in pages for ln in page.lines if _furniture_key(ln) in same_text} | {
+        id(ln) for ln in edges if heights[round(ln.top / 6)] >= least
+    }
+
+
+def _tokens(page: Page, furnished: set[int], anywhere: bool = False) -> list[_Token]:
+    """The numbers a page may print as its number: every number on its furniture (a number
+    in the outer margin at one height is furniture too: digits aside, its text repeats) and
+    on the lines set apart at its top and bottom edges; with `anywhere`, also a line that is
+    only a number, wherever it stands (what a single page, with nothing to compare, has)."""
+    edges = {id(ln) for ln in _edge_lines(page)}
+    out = []
+    for ln in page.lines:
+        numbers = NUMBER.findall(ln.text)
+        alone = len(numbers) == 1 and bool(DECORATION.match(NUMBER.sub("", ln.text)))
+        if id(ln) in furnished or id(ln) in edges or (anywhere and alone):
+            out += [_Token(page.number, int(n), ln, alone) for n in numbers]
+    return out
+
+
+def _count(tokens: list[_Token], pages: int) -> int | None:
+    """The count a page number keeps: value minus place in the PDF, the same from page to
+    page. Counted once a page, and two pages must agree (a lone "Chapter 3" counts nothing);
+    a tie (a single page) goes to a number standing alone on its line."""
+    support = Counter(offset for offset, _ in {(t.value - t.page, t.page) for t in tokens})
+    alone = Counter(t.value - t.page for t in tokens if t.alone)
+    if not support or max(support.values()) < min(2, pages):
+        return None
+    return max(support, key=lambda o: (support[o], alone[o]))
+
+
+def printed_numbers(
+    pages: list[Page], labels: list[str] | None = None
+) -> tuple[dict[int, str], set[int]]:
+    """Each page's printed number (by its place in the PDF) and the furniture (by line id),
+    the lines that print the numbers among it. `labels`: the PDF's own page labels, used only
+    when no page prints a number."""
+    furnished = furniture(pages)
+    # The body's numbers only when the furniture has none that count: a table of numbers in
+    # the body may count up from page to page as well.
+    for anywhere in (False, True):
+        tokens = [t for page in pages for t in _tokens(page, furnished, anywhere)]
+        offset = _count(tokens, len(pages))
+        if offset is not None:
+            break
+    else:
+        fallback = labels or [""] * len(pages)
+        return {p.number: label for p, label in zip(pages, fallback)}, furnished
+    for t in tokens:
+        if t.value - t.page == offset:
+            furnished.add(id(t.line))
+    # A page before the first numbered one (a cover) prints none: no number below 1.
+    numbers = {p.number: p.number + offset for p in pages}
+    return {i: str(n) if n >= 1 else "" for i, n in numbers.items()}, furnished

@@ -1,0 +1,90 @@
+"""The PDF reader's layout rules on pages made by hand (characters placed one by one), each
+in a form the test books do not print: the rules must hold for a book not seen yet."""
+
+from __future__ import annotations
+
+from indexer.archive.sources.pdf import layout, reading_order
+from indexer.archive.sources.pdffurniture import printed_numbers
+from indexer.archive.sources.pdfpage import Char, Page, lines_of
+
+WIDTH, HEIGHT = 600.0, 800.0
+
+
+def _chars(text: str, x: float, baseline: float, size: float = 9.0, **style) -> list[Char]:
+    """A line of text set from `x` on `baseline`, each character half its size wide."""
+    out, step = [], 0.5 * size
+    for c in text:
+        if c != " ":
+            out.append(
+                Char(c, x, x + step, baseline - 0.75 * size, baseline + 0.2 * size,
+                     "Bold" if style.get("bold") else "Regular", size, baseline=baseline,
+                     bold=bool(style.get("bold")), colour=style.get("colour", 0))
+            )  # fmt: skip
+        x += step
+    return out
+
+
+def _page(number: int, chars: list[Char]) -> Page:
+    lines, gutter = lines_of(number, WIDTH, chars)
+    return Page(WIDTH, HEIGHT, lines, [], number, gutter)
+
+
+def _column(x: float, top: float, words: list[str], size: float = 9.0) -> list[Char]:
+    return [c for i, w in enumerate(words) for c in _chars(w, x, top + i * 12, size)]
+
+
+def test_unequal_columns_are_read_left_then_right_below_a_full_width_title():
+    # A narrow left column (x 40-230) and a wide right one (x 250-560): the page's middle
+    # (300) is inside the right column, so only the gutter between them parts the columns.
+    left = _column(40, 100, ["left " + "a" * 34 for _ in range(20)])
+    right = _column(250, 100, ["right " + "b" * 62 for _ in range(20)])
+    title = _chars("A Title Across Both Columns Of The Page", 40, 60, 18)
+    page = _page(0, left + right + title)
+    assert page.gutter is not None and 215 <= page.gutter[0] and page.gutter[1] <= 250
+    order = [ln.text.split()[0] for ln in reading_order(page.lines)]
+    assert order == ["A"] + ["left"] * 20 + ["right"] * 20
+
+
+def test_the_printed_number_is_the_token_that_counts_up_wherever_it_stands():
+    # Each page: a running head with a chapter number and a year that do not count, and the
+    # page number set each time another way, in another corner; the third page prints none.
+    decorations = [("p. 12", 40), ("13 |", 520), None, ("— 15 —", 40)]
+    pages = []
+    for i, number in enumerate(decorations):
+        chars = _chars(f"Chapter {3 + i // 2} Edition 2024", 40, 30, 7)
+        chars += _column(40, 80, [f"body {'abcd'[i]} line " + "c" * 40 for _ in range(30)])
+        if number:
+            chars += _chars(number[0], number[1], 780, 7)
+        pages.append(_page(i, chars))
+    printed, furniture = printed_numbers(pages)
+    assert printed == {0: "12", 1: "13", 2: "14", 3: "15"}
+    # The lines that print the numbers are no body text.
+    assert all(id(ln) in furniture for page in pages for ln in page.lines if ln.top > 700)
+
+
+def test_no_number_that_counts_leaves_the_pages_unnumbered_or_to_the_pdf_labels():
+    pages = [
+        _page(i, _column(40, 80, [f"body {'abc'[i]} " + "d" * 40 for _ in range(30)]))
+        for i in range(3)
+    ]
+    pages[1].lines += lines_of(1, WIDTH, _chars("Scenario 7", 40, 780, 7))[0]
+    assert printed_numbers(pages)[0] == {0: "", 1: "", 2: ""}
+    assert printed_numbers(pages, ["i", "ii", "iii"])[0] == {0: "i", 1: "ii", 2: "iii"}
+
+
+def test_a_bold_lead_term_starts_a_paragraph_and_a_bold_line_set_apart_is_a_heading():
+    # Lines of one length (60 characters, 270 pt), so none ends short of the column's edge.
+    chars = _chars("The Book", 40, 60, 18)
+    chars += _chars("Resting Rules", 40, 100, bold=True)
+    chars += _chars("A rest takes the whole turn and nothing else happens in it..", 40, 118)
+    chars += _chars("everyone else acts first and the rester goes last in order.", 40, 130)
+    # Mostly bold, after a gap, no sentence end: still a lead term, for body text follows it.
+    chars += _chars("LONG REST AND SHORT REST ALIKE.", 40, 146, bold=True)
+    chars += _chars("Each rest heals two points in", 179.5, 146)
+    chars += _chars("and loses one card of the discard pile at the end of it.", 40, 158)
+    title, blocks = layout([_page(0, chars)])
+    assert title == "The Book"
+    assert [(b.section, b.text[:10]) for b in blocks] == [
+        ("Resting Rules", "A rest tak"),
+        ("Resting Rules", "LONG REST "),
+    ]
