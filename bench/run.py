@@ -1,6 +1,7 @@
 """``make bench``: quality, latency and scale benchmarks -> bench/report.json + bench/report.md.
 
-    python -m bench.run [--budget SECONDS] [--sections quality,backends,latency,http,scale,monster,askpath]
+    python -m bench.run [--budget SECONDS] [--out DIR]
+        [--sections quality,riskcoverage,backends,latency,http,asklog,scale,monster,askpath]
 
 Every figure stands beside a baseline measured in the same run. The whole run keeps to the
 budget (default 19 min): the scale section gets what is left, and skips with a line what would
@@ -27,7 +28,10 @@ OUT_DIR = REPO / "bench"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=19 * 60, help="seconds for the whole run")
-    parser.add_argument("--sections", default="quality,backends,latency,http,monster,askpath,scale")
+    parser.add_argument(
+        "--sections",
+        default="quality,riskcoverage,backends,latency,http,asklog,monster,askpath,scale",
+    )
     parser.add_argument("--out", type=Path, default=OUT_DIR)
     parser.add_argument("--sizes", default="10000,100000,1000000", help="scale sizes (vectors)")
     parser.add_argument(
@@ -75,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
             from bench.quality import run_quality
 
             report["quality"] = run_quality(archive, embedder, index)
+        if "riskcoverage" in sections:
+            from bench.riskcoverage import run_riskcoverage
+
+            report["riskcoverage"] = run_riskcoverage(archive, embedder, index, args.out)
         if "backends" in sections:
             from bench.backends import run_backends
 
@@ -96,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
                     report["http"] = latency.http(index_dir, args.http_requests)
                 else:
                     report["http"] = {"skipped": f"only {left():.0f} s of the budget left"}
+        if "asklog" in sections:
+            from bench.asklog import run_asklog
+
+            report["asklog"] = run_asklog(index_dir)
     if "monster" in sections:
         from bench.monster import run_monster_bench
 
@@ -224,6 +236,10 @@ def render(r: dict) -> str:
     q = r.get("quality")
     if q:
         out += render_quality(q)
+    if r.get("riskcoverage"):
+        from bench.riskcoverage import render as render_riskcoverage
+
+        out += render_riskcoverage(r["riskcoverage"])
     lat = r.get("latency")
     if lat:
         a, b = lat["ask_ms"], lat["bare_embedding_ms"]
@@ -252,6 +268,10 @@ def render(r: dict) -> str:
         from bench.latency import render_http
 
         out += render_http(h)
+    if r.get("asklog"):
+        from bench.asklog import render as render_asklog
+
+        out += render_asklog(r["asklog"])
     b = r.get("backends")
     if b:
         from bench.backends import render as render_backends

@@ -42,13 +42,13 @@ from checker.base import (
     respond,
     shown,
 )
+from checker.message import Msg, Sentence, join, msg
 
 Mode = Literal["advantage", "disadvantage"]
 Chosen = Literal[0, 1, "ambiguous"]
 MAX_EFFECTS = 10
 _VALUE = re.compile(r"(?:(?P<sign>[+-])(?P<n>\d{1,2})|(?P<x2>x2)|(?P<null>null))", re.IGNORECASE)
 VALUE_PATTERN = "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])$"
-NO_GH = "The archive holds no Gloomhaven ruling on advantage and disadvantage"
 #: Every ruling this check may cite.
 RULINGS = frozenset(
     {"fh-nl-3", "fh-it-3", "fh-clar-19", "fh-clar-20", "fh-clar-15", "gh-example-null"}
@@ -193,35 +193,54 @@ def number_steps(req: AdvantageRequest) -> list[Step]:
     if "null" in kinds:
         steps.append(
             Step(
-                "a Null makes the damage 0: it counts as the lowest number",
+                msg("a Null makes the damage 0: it counts as the lowest number"),
                 "null",
                 by_game(req.game, ("fh-clar-15",), ("gh-example-null",)),
-                "Ranking the Null below every other number (even a -N that also ends "
-                "at 0 damage) is not stated in the archive.",
+                msg(
+                    "Ranking the Null below every other number (even a -N that also ends "
+                    "at 0 damage) is not stated in the archive."
+                ),
             )
         )
     if "x2" in kinds:
         if req.attack is None:
             steps.append(
                 Step(
-                    "x2 counted as better than any +N (no 'attack' given)",
+                    msg("x2 counted as better than any +N (no 'attack' given)"),
                     "x2",
                     (),
-                    "The archive holds no ruling on comparing x2 with numbers; without "
-                    "'attack' x2 is ranked above every +N. Give 'attack' to compare "
-                    "it numerically.",
+                    msg(
+                        "The archive holds no ruling on comparing x2 with numbers; without "
+                        "'attack' x2 is ranked above every +N. Give 'attack' to compare "
+                        "it numerically."
+                    ),
                 )
             )
         else:
             steps.append(
                 Step(
-                    f"x2 with attack {req.attack} counts as {2 * req.attack} (a +N card as {req.attack} + N)",
+                    msg(
+                        "x2 with attack %(attack)s counts as %(doubled)s (a +N card as "
+                        "%(attack)s + N)",
+                        attack=req.attack,
+                        doubled=2 * req.attack,
+                    ),
                     2 * req.attack,
                     (),
-                    "The archive holds no ruling on comparing x2 with numbers; compared by the resulting attack value.",
+                    msg(
+                        "The archive holds no ruling on comparing x2 with numbers; compared by "
+                        "the resulting attack value."
+                    ),
                 )
             )
     return steps
+
+
+def _gloomhaven_note(rule: Msg) -> Msg:
+    """A Gloomhaven step's note: the archive holds no ruling, and the rule taken instead."""
+    return msg(
+        "The archive holds no Gloomhaven ruling on advantage and disadvantage: %(rule)s", rule=rule
+    )
 
 
 def better_card(req: AdvantageRequest) -> tuple[int | Literal["equal", "ambiguous"], list[Step]]:
@@ -230,66 +249,84 @@ def better_card(req: AdvantageRequest) -> tuple[int | Literal["equal", "ambiguou
     a, b = req.cards
     na, nb = number(a, req.attack), number(b, req.attack)
     by_number: int | Literal["equal"] = 0 if na > nb else 1 if nb > na else "equal"
-    label = f"card 0 ({describe(a)}) against card 1 ({describe(b)})"
+    label = msg(
+        "card 0 (%(first)s) against card 1 (%(second)s)", first=describe(a), second=describe(b)
+    )
     if a.effects == b.effects:
-        action = f"{label}: {'same effects' if a.effects else 'no effects'}, compared on numbers"
+        action = (
+            msg("%(cards)s: same effects, compared on numbers", cards=label)
+            if a.effects
+            else msg("%(cards)s: no effects, compared on numbers", cards=label)
+        )
         if not fh:
-            return by_number, [
-                Step(action, by_number, (), f"{NO_GH}: the cards are compared on their numbers.")
-            ]
+            note = _gloomhaven_note(msg("the cards are compared on their numbers."))
+            return by_number, [Step(action, by_number, (), note)]
         if a.effects:
             return by_number, [Step(action, by_number, ("fh-clar-20",))]
-        return by_number, [
-            Step(
-                action,
-                by_number,
-                (),
-                "The archive holds no ruling on comparing plain numbers; the higher number is taken as better.",
-            )
-        ]
+        note = msg(
+            "The archive holds no ruling on comparing plain numbers; the higher number is taken "
+            "as better."
+        )
+        return by_number, [Step(action, by_number, (), note)]
     if not fh:
+        note = _gloomhaven_note(
+            msg("cards with different effects cannot be compared from the archive.")
+        )
         return "ambiguous", [
-            Step(
-                f"{label}: their effects differ",
-                "ambiguous",
-                (),
-                f"{NO_GH}: cards with different effects cannot be compared from the archive.",
-            )
+            Step(msg("%(cards)s: their effects differ", cards=label), "ambiguous", (), note)
         ]
+    return _different_effects(req, label)
+
+
+def _different_effects(
+    req: AdvantageRequest, label: Msg
+) -> tuple[int | Literal["ambiguous"], list[Step]]:
+    """Frosthaven cards whose effects differ: only a card with more effects and a number at
+    least as good is better (fh-clar-19)."""
+    a, b = req.cards
     common = ("fh-clar-20",) if a.effects & b.effects else ()
     for more, less, idx in ((a, b, 0), (b, a, 1)):
         if less.effects < more.effects:
-            extra = ", ".join(sorted(more.effects - less.effects))
+            values = {
+                "cards": label,
+                "card": idx,
+                "extra": ", ".join(sorted(more.effects - less.effects)),
+            }
             if number(more, req.attack) >= number(less, req.attack):
-                return idx, [
-                    Step(
-                        f"{label}: card {idx} has extra effect(s) {extra} of positive "
-                        f"value and a number at least as good: card {idx} is better",
-                        idx,
-                        ("fh-clar-19", *common),
-                    )
-                ]
+                better = msg(
+                    "%(cards)s: card %(card)s has extra effect(s) %(extra)s of positive value and "
+                    "a number at least as good: card %(card)s is better",
+                    **values,
+                )
+                return idx, [Step(better, idx, ("fh-clar-19", *common))]
+            unknown = msg(
+                "%(cards)s: card %(card)s has extra effect(s) %(extra)s of positive but unknown "
+                "value",
+                **values,
+            )
+            why = msg(
+                "The archive does not say whether an effect outweighs a higher number; "
+                "with an unknown positive value the draw is taken as ambiguous."
+            )
             return "ambiguous", [
+                Step(unknown, "ambiguous", ("fh-clar-19", *common)),
                 Step(
-                    f"{label}: card {idx} has extra effect(s) {extra} of positive but unknown value",
-                    "ambiguous",
-                    ("fh-clar-19", *common),
-                ),
-                Step(
-                    f"card {idx} has the lower number: cannot be compared",
+                    msg("card %(card)s has the lower number: cannot be compared", card=idx),
                     "ambiguous",
                     (),
-                    "The archive does not say whether an effect outweighs a higher number; "
-                    "with an unknown positive value the draw is taken as ambiguous.",
+                    why,
                 ),
             ]
-    return "ambiguous", [
-        Step(
-            f"{label}: different non-numeric effects cannot be compared; the numbers are irrelevant",
-            "ambiguous",
-            ("fh-clar-19",),
-        )
-    ]
+    differ = msg(
+        "%(cards)s: different non-numeric effects cannot be compared; the numbers are irrelevant",
+        cards=label,
+    )
+    return "ambiguous", [Step(differ, "ambiguous", ("fh-clar-19",))]
+
+
+def _with_note(note: Msg | None, why: Msg) -> Sentence:
+    """The Gloomhaven note (if any), then why the step reports what it does."""
+    return join([note, why]) if note else why
 
 
 def compute(req: AdvantageRequest) -> AdvantageResult:
@@ -299,35 +336,40 @@ def compute(req: AdvantageRequest) -> AdvantageResult:
     better, more = better_card(req)
     steps += more
     rule = by_game(req.game, ("fh-nl-3", "fh-it-3"), ())
-    wanted = "better" if req.mode == "advantage" else "worse"
-    note = None if fh else f"{NO_GH}: taken as using the {wanted} card."
+    adv = req.mode == "advantage"
+    note = None
+    if not fh:
+        note = _gloomhaven_note(
+            msg("taken as using the better card.") if adv else msg("taken as using the worse card.")
+        )
     chosen: Chosen
     if better == "ambiguous":
         chosen = "ambiguous"
-        steps.append(
-            Step(
-                f"{req.mode}: use the {wanted} card, which cannot be determined",
-                chosen,
-                rule,
-                (note + " " if note else "")
-                + "The archive does not say how an ambiguous draw is resolved.",
-            )
+        action = (
+            msg("advantage: use the better card, which cannot be determined")
+            if adv
+            else msg("disadvantage: use the worse card, which cannot be determined")
         )
+        why = msg("The archive does not say how an ambiguous draw is resolved.")
+        steps.append(Step(action, chosen, rule, _with_note(note, why)))
     elif better == "equal":
         chosen = 0
-        steps.append(
-            Step(
-                f"{req.mode}: the cards are equally good, card 0 reported",
-                chosen,
-                rule,
-                (note + " " if note else "") + "Either card gives the same result; "
-                "which one is reported is not a rule.",
-            )
+        action = (
+            msg("advantage: the cards are equally good, card 0 reported")
+            if adv
+            else msg("disadvantage: the cards are equally good, card 0 reported")
         )
+        why = msg("Either card gives the same result; which one is reported is not a rule.")
+        steps.append(Step(action, chosen, rule, _with_note(note, why)))
     else:
         # better is 0 or 1 here, and so is the chosen index
-        chosen = cast(Chosen, better if req.mode == "advantage" else 1 - better)
-        steps.append(Step(f"{req.mode}: use the {wanted} card: card {chosen}", chosen, rule, note))
+        chosen = cast(Chosen, better if adv else 1 - better)
+        action = (
+            msg("advantage: use the better card: card %(card)s", card=chosen)
+            if adv
+            else msg("disadvantage: use the worse card: card %(card)s", card=chosen)
+        )
+        steps.append(Step(action, chosen, rule, note))
     return AdvantageResult(req.game, chosen, tuple(steps))
 
 

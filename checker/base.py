@@ -28,6 +28,7 @@ from pydantic import (
 )
 from pydantic.json_schema import GenerateJsonSchema
 
+from checker.message import Sentence, Translate, render
 from indexer.errors import InvalidRequest
 
 if TYPE_CHECKING:
@@ -261,21 +262,33 @@ class Step:
     """One step of a computation: what it did, the value after it, the rulings it applied.
 
     `rulings` is empty (and `note` says so) where the step rests on a rule the archive does
-    not hold: we never cite an unrelated record.
+    not hold: we never cite an unrelated record. `action` and `note` are sentences
+    (checker.message): English in `to_dict`, any language in `local`.
     """
 
-    action: str
+    action: Sentence
     value: Any
     rulings: tuple[str, ...] = ()
-    note: str | None = None
+    note: Sentence | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "action": self.action,
+            "action": render(self.action),
             "value": self.value,
             "rulings": list(self.rulings),
-            "note": self.note,
+            "note": None if self.note is None else render(self.note),
         }
+
+    def local(self, translate: Translate) -> dict[str, str | None]:
+        """The action and the note in the language of `translate`."""
+        return {
+            "action_local": render(self.action, translate),
+            "note_local": None if self.note is None else render(self.note, translate),
+        }
+
+
+#: The fields a step has only when a language is asked for (`Step.local`).
+LOCAL_STEP_FIELDS = frozenset({"action_local", "note_local"})
 
 
 class StepOut(BaseModel):
@@ -289,6 +302,14 @@ class StepOut(BaseModel):
         "archive holds no ruling (then `note` says so)."
     )
     note: str | None = None
+    action_local: str | None = Field(
+        default=None,
+        description="`action` in the language asked for (`lang`); present only when one is.",
+    )
+    note_local: str | None = Field(
+        default=None,
+        description="`note` in the language asked for (`lang`); present only when one is.",
+    )
 
 
 class CheckResponse(BaseModel):
@@ -319,7 +340,7 @@ def respond(
     # Plain dicts: the model validates them into StepOut.
     step_dicts: list[Any] = [s.to_dict() for s in steps]
     out = model(game=game, **fields, steps=step_dicts, rulings=rulings_used(steps)).model_dump(
-        mode="json"
+        mode="json", exclude={"steps": {"__all__": set(LOCAL_STEP_FIELDS)}}
     )
     # The check's own fields first, as clients read them; steps and rulings last.
     return {
@@ -328,6 +349,24 @@ def respond(
         "steps": out["steps"],
         "rulings": out["rulings"],
     }
+
+
+def with_local(
+    response: dict[str, Any], steps: tuple[Step, ...], translate: Translate, **texts: Sentence
+) -> dict[str, Any]:
+    """`response` (a check's, for `steps`) with every step's action and note also in the
+    language of `translate` (``action_local``, ``note_local``) and each of `texts` (a field of
+    the response, e.g. the monster's explanation) as ``<field>_local`` right after it."""
+    out: dict[str, Any] = {}
+    for key, value in response.items():
+        out[key] = value
+        if key in texts:
+            out[f"{key}_local"] = render(texts[key], translate)
+    out["steps"] = [
+        {**shown, **step.local(translate)}
+        for shown, step in zip(response["steps"], steps, strict=True)
+    ]
+    return out
 
 
 def by_game(game: str, frosthaven: tuple[str, ...], gloomhaven: tuple[str, ...]) -> tuple[str, ...]:
@@ -352,10 +391,12 @@ __all__ = [
     "first_problem",
     "shown",
     "label",
+    "LOCAL_STEP_FIELDS",
     "Step",
     "StepOut",
     "CheckResponse",
     "rulings_used",
     "respond",
+    "with_local",
     "by_game",
 ]

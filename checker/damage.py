@@ -37,6 +37,7 @@ from checker.base import (
     respond,
     shown,
 )
+from checker.message import Msg, msg
 
 MAX_MODIFIERS = 30
 _MODIFIER = re.compile(
@@ -44,7 +45,6 @@ _MODIFIER = re.compile(
 )
 _MODIFIER_FORMAT = "must be '+N', '-N', 'x2' or 'null', optionally followed by ' rolling'"
 MODIFIER_PATTERN = "^([+-][0-9]{1,2}|[xX]2|[nN][uU][lL][lL])( [rR][oO][lL][lL][iI][nN][gG])?$"
-NO_GH = "The archive holds no Gloomhaven ruling for this step"
 #: Every ruling this check may cite.
 RULINGS = frozenset(
     {
@@ -179,6 +179,30 @@ def parse(payload: Any) -> DamageRequest:
 
 # --- computation -----------------------------------------------------------------------------
 
+#: The rule each Gloomhaven step the archive holds no ruling for takes (said in its note).
+GLOOMHAVEN_RULES = {
+    "attack": msg("the attack value is taken as given."),
+    "modifiers": msg("modifiers are applied to the attack value before Shield."),
+    "x2": msg(
+        "the order of x2 and other modifiers is not recorded; x2 is placed where it helps the "
+        "attacker most."
+    ),
+    "shield": msg("Shield is subtracted after the modifiers."),
+    "negate": msg("negating by losing a card is taken to prevent all the damage."),
+    "would_suffer": msg("'would suffer' is the damage before the hit-point cap."),
+    "cap": msg("suffered damage is taken as capped by hit points."),
+}
+
+
+def gloomhaven_note(game: str, rule: str) -> Msg | None:
+    """The note of a step Gloomhaven computes without a ruling; None for Frosthaven (cited)."""
+    if game == "frosthaven":
+        return None
+    return msg(
+        "The archive holds no Gloomhaven ruling for this step: %(rule)s",
+        rule=GLOOMHAVEN_RULES[rule],
+    )
+
 
 def best_with_doubles(attack: int, adds: tuple[int, ...], doubles: int) -> tuple[int, str]:
     """Best total when each x2 may be inserted at any point among the additions (in draw order).
@@ -207,24 +231,27 @@ def best_with_doubles(attack: int, adds: tuple[int, ...], doubles: int) -> tuple
 
 def modifier_steps(req: DamageRequest) -> tuple[int, list[Step]]:
     """Apply the drawn modifiers to the attack value; the value before Shield."""
-    fh = req.game == "frosthaven"
     drawn = by_game(req.game, ("fh-nl-3", "fh-it-3"), ())
-    gh_note = None if fh else f"{NO_GH}: modifiers are applied to the attack value before Shield."
+    gh_note = gloomhaven_note(req.game, "modifiers")
     texts = ", ".join(m.text for m in req.modifiers)
     if not req.modifiers:
         return req.attack, [
             Step(
-                "no attack modifier given: +0",
+                msg("no attack modifier given: +0"),
                 req.attack,
                 (),
-                "No modifiers in the request: counted as +0 (no draw).",
+                msg("No modifiers in the request: counted as +0 (no draw)."),
             )
         ]
     nulls = [i for i, m in enumerate(req.modifiers) if m.kind == "null"]
     if nulls:
         return 0, [
             Step(
-                f"Null drawn ('modifiers'[{nulls[0]}]) among {texts}: the damage is 0",
+                msg(
+                    "Null drawn ('modifiers'[%(index)s]) among %(cards)s: the damage is 0",
+                    index=nulls[0],
+                    cards=texts,
+                ),
                 0,
                 by_game(req.game, ("fh-clar-15",), ("gh-example-null",)),
             )
@@ -234,23 +261,25 @@ def modifier_steps(req: DamageRequest) -> tuple[int, list[Step]]:
     value, expr = best_with_doubles(req.attack, adds, doubles)
     if doubles and adds:
         rulings = by_game(req.game, ("fh-nl-3", "fh-it-3", "fh-clar-15"), ())
-        note = (
-            None
-            if fh
-            else (
-                f"{NO_GH}: the order of x2 and other modifiers is not "
-                f"recorded; x2 is placed where it helps the attacker most."
-            )
-        )
+        note = gloomhaven_note(req.game, "x2")
         return value, [
             Step(
-                f"apply {texts}; x2 placed where it helps the attacker most: {expr} = {value}",
+                msg(
+                    "apply %(cards)s; x2 placed where it helps the attacker most: "
+                    "%(expression)s = %(value)s",
+                    cards=texts,
+                    expression=expr,
+                    value=value,
+                ),
                 value,
                 rulings,
                 note,
             )
         ]
-    return value, [Step(f"apply {texts}: {expr} = {value}", value, drawn, gh_note)]
+    said = msg(
+        "apply %(cards)s: %(expression)s = %(value)s", cards=texts, expression=expr, value=value
+    )
+    return value, [Step(said, value, drawn, gh_note)]
 
 
 def shield_ward_brittle(req: DamageRequest, value: int) -> tuple[int, bool, bool, list[Step]]:
@@ -260,67 +289,73 @@ def shield_ward_brittle(req: DamageRequest, value: int) -> tuple[int, bool, bool
         value = 0
         steps.append(
             Step(
-                "an attack cannot deal negative damage: 0",
+                msg("an attack cannot deal negative damage: 0"),
                 0,
                 (),
-                "The archive holds no ruling on attacks modified below 0; taken as 0 damage.",
+                msg("The archive holds no ruling on attacks modified below 0; taken as 0 damage."),
             )
         )
     if req.shield:
         after = max(0, value - req.shield)
         steps.append(
             Step(
-                f"Shield {req.shield}: {value} - {req.shield} (not below 0)",
+                msg(
+                    "Shield %(shield)s: %(value)s - %(shield)s (not below 0)",
+                    shield=req.shield,
+                    value=value,
+                ),
                 after,
                 by_game(req.game, ("fh-nl-3", "fh-it-3", "fh-clar-10"), ()),
-                None
-                if req.game == "frosthaven"
-                else f"{NO_GH}: Shield is subtracted after the modifiers.",
+                gloomhaven_note(req.game, "shield"),
             )
         )
         value = after
     if not (req.ward or req.brittle):
         return value, False, False, steps
-    names = " and ".join(n for n, on in (("Ward", req.ward), ("Brittle", req.brittle)) if on)
+    both = req.ward and req.brittle
+    names = msg("Ward and Brittle") if both else msg("Ward") if req.ward else msg("Brittle")
     if value < 1:
-        steps.append(
-            Step(
-                f"no damage remains when {names} is reached: {names} stays", value, ("fh-clar-11",)
-            )
-        )
+        said = msg("no damage remains when %(names)s is reached: %(names)s stays", names=names)
+        steps.append(Step(said, value, ("fh-clar-11",)))
         return value, False, False, steps
-    if req.ward and req.brittle:
+    if both:
         steps.append(
             Step(
-                "Ward and Brittle together: they cancel out, the damage is unchanged",
+                msg("Ward and Brittle together: they cancel out, the damage is unchanged"),
                 value,
                 (),
-                "The archive does not say how Ward and Brittle combine on "
-                "one figure; they are taken to cancel each other (halve and double) "
-                "so no order or rounding has to be chosen.",
+                msg(
+                    "The archive does not say how Ward and Brittle combine on "
+                    "one figure; they are taken to cancel each other (halve and double) "
+                    "so no order or rounding has to be chosen."
+                ),
             )
         )
     elif req.ward:
+        halves = msg("Ward halves the damage: %(value)s / 2", value=value)
         if value % 2:
-            steps.append(Step(f"Ward halves the damage: {value} / 2", value / 2, ("fh-clar-10",)))
+            steps.append(Step(halves, value / 2, ("fh-clar-10",)))
             steps.append(
                 Step(
-                    "round the halved damage down",
+                    msg("round the halved damage down"),
                     value // 2,
                     (),
-                    "The archive does not say how Ward's halving is rounded; rounded down.",
+                    msg("The archive does not say how Ward's halving is rounded; rounded down."),
                 )
             )
         else:
-            steps.append(Step(f"Ward halves the damage: {value} / 2", value // 2, ("fh-clar-10",)))
+            steps.append(Step(halves, value // 2, ("fh-clar-10",)))
         value //= 2
     else:
         value *= 2
-        steps.append(Step(f"Brittle doubles the damage: {value // 2} x 2", value, ("fh-clar-10",)))
-    whose = "their" if req.ward and req.brittle else "its"
-    steps.append(
-        Step(f"{names} removed: at least 1 damage remained at {whose} step", value, ("fh-clar-11",))
+        said = msg("Brittle doubles the damage: %(value)s x 2", value=value // 2)
+        steps.append(Step(said, value, ("fh-clar-10",)))
+    removed = (
+        msg("Ward and Brittle removed: at least 1 damage remained at their step")
+        if both
+        else msg("%(names)s removed: at least 1 damage remained at its step", names=names)
     )
+    steps.append(Step(removed, value, ("fh-clar-11",)))
     return value, req.ward, req.brittle, steps
 
 
@@ -329,47 +364,30 @@ def negation(req: DamageRequest, value: int) -> tuple[int, bool, list[Step]]:
     if not req.negate:
         return value, False, []
     if value < 1:
-        return (
-            value,
-            False,
-            [
-                Step(
-                    "nothing left to negate: no card needs to be lost",
-                    value,
-                    (),
-                    "The archive holds no ruling on negating 0 damage; no negation is counted.",
-                )
-            ],
-        )
+        nothing = msg("nothing left to negate: no card needs to be lost")
+        why = msg("The archive holds no ruling on negating 0 damage; no negation is counted.")
+        return value, False, [Step(nothing, value, (), why)]
     fh = req.game == "frosthaven"
     note = None
     if fh and (req.ward or req.brittle):
-        note = "Ward / Brittle were considered before the negation and are still spent."
+        note = msg("Ward / Brittle were considered before the negation and are still spent.")
     if not fh:
-        note = f"{NO_GH}: negating by losing a card is taken to prevent all the damage."
-    return (
-        0,
-        True,
-        [
-            Step(
-                "a card is lost to negate the damage",
-                0,
-                by_game(req.game, ("fh-clar-12",), ()),
-                note,
-            )
-        ],
-    )
+        note = gloomhaven_note(req.game, "negate")
+    said = msg("a card is lost to negate the damage")
+    return 0, True, [Step(said, 0, by_game(req.game, ("fh-clar-12",), ()), note)]
 
 
 def compute(req: DamageRequest) -> DamageResult:
     """The damage a figure suffers from one attack (see the module docstring for the order)."""
-    fh = req.game == "frosthaven"
     steps = [
         Step(
-            f"attack value {req.attack} (all attack bonuses and penalties applied)",
+            msg(
+                "attack value %(attack)s (all attack bonuses and penalties applied)",
+                attack=req.attack,
+            ),
             req.attack,
             by_game(req.game, ("fh-nl-3", "fh-it-3"), ()),
-            None if fh else f"{NO_GH}: the attack value is taken as given.",
+            gloomhaven_note(req.game, "attack"),
         )
     ]
     value, more = modifier_steps(req)
@@ -379,28 +397,23 @@ def compute(req: DamageRequest) -> DamageResult:
     value, negated, more = negation(req, value)
     steps += more
     clar13 = by_game(req.game, ("fh-clar-13",), ())
-    cap_note = None if fh else f"{NO_GH}: suffered damage is taken as capped by hit points."
+    cap_note = gloomhaven_note(req.game, "cap")
     steps.append(
         Step(
-            "damage the figure would suffer (not capped by hit points)",
+            msg("damage the figure would suffer (not capped by hit points)"),
             value,
             clar13,
-            None if fh else f"{NO_GH}: 'would suffer' is the damage before the hit-point cap.",
+            gloomhaven_note(req.game, "would_suffer"),
         )
     )
     if req.hp is None:
         damage = value
-        steps.append(Step("damage suffered (no 'hp' given: not capped)", damage, clar13, cap_note))
+        said = msg("damage suffered (no 'hp' given: not capped)")
+        steps.append(Step(said, damage, clar13, cap_note))
     else:
         damage = min(value, req.hp)
-        steps.append(
-            Step(
-                f"damage suffered, capped by the remaining {req.hp} hit point(s)",
-                damage,
-                clar13,
-                cap_note,
-            )
-        )
+        said = msg("damage suffered, capped by the remaining %(hp)s hit point(s)", hp=req.hp)
+        steps.append(Step(said, damage, clar13, cap_note))
     return DamageResult(
         req.game, damage, value, ward_removed, brittle_removed, negated, tuple(steps)
     )

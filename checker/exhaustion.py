@@ -33,9 +33,9 @@ from checker.base import (
     parse_request,
     respond,
 )
+from checker.message import msg
 
 MAX_CARDS = 99
-NO_GH = "The archive holds no Gloomhaven ruling for this"
 #: Every ruling this check may cite.
 RULINGS = frozenset({"gh-da-1", "fh-nl-2", "fh-it-2", "fh-errata-01"})
 
@@ -103,18 +103,22 @@ def _hit_points(req: ExhaustionRequest, rule: tuple[str, ...], steps: list[Step]
         hp_out = False
         steps.append(
             Step(
-                "hit points not given: the character is taken as still standing (above 0), only its cards are checked",
+                msg(
+                    "hit points not given: the character is taken as still standing (above 0), "
+                    "only its cards are checked"
+                ),
                 False,
                 rule,
             )
         )
     else:
         hp_out = req.hp < 1
-        steps.append(
-            Step(
-                f"hit points {req.hp}: " + ("exhausted" if hp_out else "not below 1"), hp_out, rule
-            )
+        said = (
+            msg("hit points %(hp)s: exhausted", hp=req.hp)
+            if hp_out
+            else msg("hit points %(hp)s: not below 1", hp=req.hp)
         )
+        steps.append(Step(said, hp_out, rule))
     return hp_out
 
 
@@ -125,22 +129,40 @@ def _rests(req: ExhaustionRequest, rule: tuple[str, ...], steps: list[Step]) -> 
     if fh:
         steps.append(
             Step(
-                f"{req.discard} card(s) in the discard pile: short rest "
-                + ("possible" if can_short else "not possible"),
+                msg(
+                    "%(discard)s card(s) in the discard pile: short rest possible",
+                    discard=req.discard,
+                )
+                if can_short
+                else msg(
+                    "%(discard)s card(s) in the discard pile: short rest not possible",
+                    discard=req.discard,
+                ),
                 can_short,
                 rule,
-                "The archive states the two-card requirement for resting in general "
-                "(fh-nl-2); short-rest eligibility is not stated separately, and the "
-                "active bonus errata covers the long rest only.",
+                msg(
+                    "The archive states the two-card requirement for resting in general "
+                    "(fh-nl-2); short-rest eligibility is not stated separately, and the "
+                    "active bonus errata covers the long rest only."
+                ),
             )
         )
         pile = req.discard + req.active_bonuses
         can_long = pile >= 2
+        counted = {"discard": req.discard, "bonuses": req.active_bonuses, "pile": pile}
         steps.append(
             Step(
-                f"{req.discard} discarded + {req.active_bonuses} active bonus card(s) "
-                f"without lost icons = {pile}: long rest "
-                + ("possible" if can_long else "not possible"),
+                msg(
+                    "%(discard)s discarded + %(bonuses)s active bonus card(s) without lost icons "
+                    "= %(pile)s: long rest possible",
+                    **counted,
+                )
+                if can_long
+                else msg(
+                    "%(discard)s discarded + %(bonuses)s active bonus card(s) without lost icons "
+                    "= %(pile)s: long rest not possible",
+                    **counted,
+                ),
                 can_long,
                 ("fh-nl-2", "fh-it-2", "fh-errata-01"),
             )
@@ -149,22 +171,32 @@ def _rests(req: ExhaustionRequest, rule: tuple[str, ...], steps: list[Step]) -> 
         can_long = can_short
         steps.append(
             Step(
-                f"{req.discard} card(s) in the discard pile: "
-                + ("can" if can_short else "cannot")
-                + " rest",
+                msg("%(discard)s card(s) in the discard pile: can rest", discard=req.discard)
+                if can_short
+                else msg(
+                    "%(discard)s card(s) in the discard pile: cannot rest", discard=req.discard
+                ),
                 can_short,
                 rule,
-                "gh-da-1 does not tell short and long rest apart; both are taken to "
-                "need two cards in the discard pile.",
+                msg(
+                    "gh-da-1 does not tell short and long rest apart; both are taken to "
+                    "need two cards in the discard pile."
+                ),
             )
         )
         if req.active_bonuses:
             steps.append(
                 Step(
-                    f"{req.active_bonuses} active bonus card(s) not counted as discarded",
+                    msg(
+                        "%(bonuses)s active bonus card(s) not counted as discarded",
+                        bonuses=req.active_bonuses,
+                    ),
                     can_short,
                     (),
-                    f"{NO_GH}: active bonus cards are not counted for resting.",
+                    msg(
+                        "The archive holds no Gloomhaven ruling for this: active bonus cards are "
+                        "not counted for resting."
+                    ),
                 )
             )
     return can_short, can_long
@@ -179,7 +211,9 @@ def compute(req: ExhaustionRequest) -> ExhaustionResult:
     can_play = req.hand >= 2
     steps.append(
         Step(
-            f"{req.hand} card(s) in hand: " + ("can" if can_play else "cannot") + " play two cards",
+            msg("%(hand)s card(s) in hand: can play two cards", hand=req.hand)
+            if can_play
+            else msg("%(hand)s card(s) in hand: cannot play two cards", hand=req.hand),
             can_play,
             rule,
         )
@@ -187,16 +221,13 @@ def compute(req: ExhaustionRequest) -> ExhaustionResult:
     can_short, can_long = _rests(req, rule, steps)
     can_rest = can_short or can_long
     exhausted = hp_out or not (can_play or can_rest)
-    why = (
-        "hit points"
-        if hp_out
-        else "cannot play two cards and cannot rest"
-        if exhausted
-        else "can play two cards or rest"
-    )
     steps.append(
         Step(
-            f"exhausted: {'yes' if exhausted else 'no'} ({why})",
+            msg("exhausted: yes (hit points)")
+            if hp_out
+            else msg("exhausted: yes (cannot play two cards and cannot rest)")
+            if exhausted
+            else msg("exhausted: no (can play two cards or rest)"),
             exhausted,
             rule
             + (
@@ -206,13 +237,16 @@ def compute(req: ExhaustionRequest) -> ExhaustionResult:
             ),
             None
             if fh or hp_out
-            else "gh-da-1: the card condition is checked at the start of a round.",
+            else msg("gh-da-1: the card condition is checked at the start of a round."),
         )
     )
     if exhausted:
         steps.append(
             Step(
-                "an exhausted character is removed from the scenario: it can neither play nor rest",
+                msg(
+                    "an exhausted character is removed from the scenario: it can neither play "
+                    "nor rest"
+                ),
                 False,
                 rule,
             )

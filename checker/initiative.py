@@ -41,6 +41,7 @@ from checker.base import (
     respond,
     shown,
 )
+from checker.message import msg
 
 if TYPE_CHECKING:
     from pydantic.config import JsonDict
@@ -205,19 +206,18 @@ def order_characters(
     rule = by_game(game, ("fh-nl-6", "fh-it-6"), ("gh-da-2",))
     missing = [c for c in chars if c.second is None]
     if missing:
-        return (
-            chars,
-            [tuple(c.name for c in chars)],
-            [
-                Step(
-                    f"characters {names(chars)} tie on initiative {init}: the players choose their order",
-                    [c.name for c in chars],
-                    rule,
-                    f"No second card given for {names(missing)}, so the tie cannot be broken by second "
-                    f"cards; reported as the players' choice.",
-                )
-            ],
+        action = msg(
+            "characters %(names)s tie on initiative %(initiative)s: the players choose their order",
+            names=names(chars),
+            initiative=init,
         )
+        why = msg(
+            "No second card given for %(names)s, so the tie cannot be broken by second cards; "
+            "reported as the players' choice.",
+            names=names(missing),
+        )
+        tied = [c.name for c in chars]
+        return chars, [tuple(tied)], [Step(action, tied, rule, why)]
     # Every second card is given here (the characters missing one returned above).
     ranked = sorted(chars, key=lambda c: cast(int, c.second))
     ties = [
@@ -226,10 +226,17 @@ def order_characters(
         if len(grp) > 1
     ]
     seconds = ", ".join(f"{c.name} {c.second}" for c in ranked)
-    action = f"characters {names(chars)} tie on initiative {init}: second cards {seconds}"
+    values = {"names": names(chars), "initiative": init, "seconds": seconds}
+    action = msg(
+        "characters %(names)s tie on initiative %(initiative)s: second cards %(seconds)s", **values
+    )
     if ties:
-        still = "; ".join(" / ".join(t) for t in ties)
-        action += f"; still tied: the players choose ({still})"
+        action = msg(
+            "characters %(names)s tie on initiative %(initiative)s: second cards %(seconds)s; "
+            "still tied: the players choose (%(still)s)",
+            still="; ".join(" / ".join(t) for t in ties),
+            **values,
+        )
     return ranked, ties, [Step(action, [c.name for c in ranked], rule)]
 
 
@@ -251,7 +258,12 @@ def order_group(
             ties.append(tied)
             steps.append(
                 Step(
-                    f"monsters {names(monsters)} tie on initiative {init}: the group decides their order",
+                    msg(
+                        "monsters %(names)s tie on initiative %(initiative)s: the group decides "
+                        "their order",
+                        names=names(monsters),
+                        initiative=init,
+                    ),
                     list(tied),
                     ("fh-nl-6", "fh-it-6"),
                 )
@@ -260,19 +272,30 @@ def order_group(
             unresolved.append(tied)
             steps.append(
                 Step(
-                    f"monsters {names(monsters)} tie on initiative {init}",
+                    msg(
+                        "monsters %(names)s tie on initiative %(initiative)s",
+                        names=names(monsters),
+                        initiative=init,
+                    ),
                     list(tied),
                     (),
-                    "The archive holds no Gloomhaven ruling on monsters tied with "
-                    "monsters (gh-da-2 covers ties between players and between a "
-                    "player and a monster); listed in request order, unresolved.",
+                    msg(
+                        "The archive holds no Gloomhaven ruling on monsters tied with "
+                        "monsters (gh-da-2 covers ties between players and between a "
+                        "player and a monster); listed in request order, unresolved."
+                    ),
                 )
             )
     if chars and monsters:
         steps.append(
             Step(
-                f"{names(chars)} tie(s) with monster(s) {names(monsters)} on "
-                f"initiative {init}: the character acts first",
+                msg(
+                    "%(characters)s tie(s) with monster(s) %(monsters)s on initiative "
+                    "%(initiative)s: the character acts first",
+                    characters=names(chars),
+                    monsters=names(monsters),
+                    initiative=init,
+                ),
                 [f.name for f in chars + monsters],
                 by_game(game, ("fh-nl-6", "fh-it-6"), ("gh-da-2",)),
             )
@@ -290,8 +313,11 @@ def place_summons(
     if fresh:
         steps.append(
             Step(
-                f"{names(fresh)} summoned this round: left out of the order (a summon "
-                f"does not act in the round it is summoned)",
+                msg(
+                    "%(names)s summoned this round: left out of the order (a summon does not act "
+                    "in the round it is summoned)",
+                    names=names(fresh),
+                ),
                 [s.name for s in fresh],
                 rule,
             )
@@ -305,13 +331,19 @@ def place_summons(
         if own:
             note = None
             if actor.name in tied_names:
-                note = (
-                    f"{actor.name} is in a tie: whichever order is chosen, {names(own)} "
-                    f"stay(s) immediately before {actor.name}."
+                note = msg(
+                    "%(summoner)s is in a tie: whichever order is chosen, %(summons)s stay(s) "
+                    "immediately before %(summoner)s.",
+                    summoner=actor.name,
+                    summons=names(own),
                 )
             steps.append(
                 Step(
-                    f"{names(own)} act(s) immediately before summoner {actor.name}",
+                    msg(
+                        "%(summons)s act(s) immediately before summoner %(summoner)s",
+                        summons=names(own),
+                        summoner=actor.name,
+                    ),
                     [s.name for s in own] + [actor.name],
                     rule,
                     note,
@@ -321,11 +353,17 @@ def place_summons(
                 unresolved.append(tuple(s.name for s in own))
                 steps.append(
                     Step(
-                        f"several summons of {actor.name}: {names(own)}",
+                        msg(
+                            "several summons of %(summoner)s: %(summons)s",
+                            summoner=actor.name,
+                            summons=names(own),
+                        ),
                         [s.name for s in own],
                         (),
-                        "The archive holds no ruling on the order among several "
-                        "summons of one summoner; listed in request order, unresolved.",
+                        msg(
+                            "The archive holds no ruling on the order among several "
+                            "summons of one summoner; listed in request order, unresolved."
+                        ),
                     )
                 )
         order += [s.name for s in own] + [actor.name]
@@ -343,19 +381,21 @@ def compute(req: InitiativeRequest) -> InitiativeResult:
     if game == "gloomhaven" and any(f.type == "character" for f in actors):
         steps.append(
             Step(
-                "only the leading card sets a character's initiative",
+                msg("only the leading card sets a character's initiative"),
                 {f.name: f.initiative for f in actors if f.type == "character"},
                 ("gh-da-2",),
             )
         )
     steps.append(
         Step(
-            "figures ordered by initiative, lowest first",
+            msg("figures ordered by initiative, lowest first"),
             [f"{f.name} {f.initiative}" for f in actors],
             (),
-            "The archive holds no ruling stating that the lowest initiative acts "
-            "first; it is the plain reading of the initiative order. 'initiative' is "
-            "the leading card's value.",
+            msg(
+                "The archive holds no ruling stating that the lowest initiative acts "
+                "first; it is the plain reading of the initiative order. 'initiative' is "
+                "the leading card's value."
+            ),
         )
     )
     ordered: list[Figure] = []

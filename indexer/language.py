@@ -70,19 +70,38 @@ def _detector():
 _Default = TypeVar("_Default", bound=str | None)
 
 
-@overload
-def detect_language(text: str) -> Lang: ...
+#: How sure the detector must be (its relative confidence) to overrule the reader's language.
+#: Measured on the 835 questions of the project's sets that name their language: with each
+#: question's own language as the hint, every one is read right (7 are misread without it);
+#: with a wrong hint, 3% turn to it, all short or mixed ones (docs/decisions.md).
+SURE_OVER_HINT = 0.5
 
 
 @overload
-def detect_language(text: str, default: _Default) -> Lang | _Default: ...
+def detect_language(text: str, *, hint: str | None = None) -> Lang: ...
 
 
-def detect_language(text: str, default: str | None = "en") -> str | None:
-    """The language code of `text` among the seven, or `default` when unsure."""
+@overload
+def detect_language(
+    text: str, default: _Default, *, hint: str | None = None
+) -> Lang | _Default: ...
+
+
+def detect_language(
+    text: str, default: str | None = "en", *, hint: str | None = None
+) -> str | None:
+    """The language code of `text` among the seven, or `default` when unsure.
+
+    `hint` is the reader's language (the page's, the browser's, the Discord user's): a short or
+    ambiguous text is read in it unless the detector is clearly sure of another language."""
     detector, codes = _detector()
     found = detector.detect_language_of(text)
-    return codes.get(found, default) if found is not None else default
+    if hint not in LANGUAGES:
+        return codes.get(found, default) if found is not None else default
+    if found is None or codes.get(found) == hint:
+        return hint
+    confidence = detector.compute_language_confidence(text, found)
+    return codes[found] if confidence >= SURE_OVER_HINT else hint
 
 
 assert set(ENGLISH_NAMES) == set(NATIVE_NAMES) == set(STEMMERS) == set(LANGUAGES)

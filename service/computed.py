@@ -8,6 +8,9 @@ question once (``Computation.of``) and runs its check once per game it may be ab
     or fh-clar-20 by what the cards are);
   - ``/v1/ask`` answers with the result beside the ruling (``answer``: the ``computed`` field),
     its game the question's, else the answered ruling's, reusing the check already run.
+The check runs with the question's language: each step also says its action and note in it
+(``action_local``, ``note_local``, from the gettext catalogues; ``action`` and ``note`` stay
+the English reference), as ``POST /v1/check/<name>?lang=`` does (``run_check`` here).
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from checker import run_check
+from checker import run_check as run_english_check
 from checker.base import GAMES, CheckInputError
+from checker.message import Translate
 from checker.reader import Reading, computed, read_question, with_game
 from indexer.search.question import Question
 from indexer.search.searcher import Searcher
+from service.i18n import supported, translations
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +85,20 @@ class Computation:
         return computed(reading, outcome)
 
 
+def translator(lang: str | None) -> Translate:
+    """The checker's sentences in `lang` (English, the msgids, when it has no catalogue)."""
+    return translations(supported(lang)).gettext
+
+
+def run_check(name: str, payload: Any, lang: str | None = None) -> dict[str, Any]:
+    """Check `name`'s response to `payload`; with `lang`, each step (and the monster's
+    explanation) also said in that language (``*_local``). UnknownCheck, CheckInputError."""
+    return run_english_check(name, payload, translator(lang) if lang else None)
+
+
 def _run(reading: Reading, game: str) -> Outcome:
     try:
-        return run_check(reading.check, {**reading.input, "game": game})
+        return run_check(reading.check, {**reading.input, "game": game}, reading.lang)
     except CheckInputError as err:  # e.g. Ward read in a question tried as Gloomhaven
         return err
 

@@ -29,6 +29,7 @@ from indexer.search.question import QuestionAnalyser
 from indexer.search.results import OTHER_GAME, REASON_CODES, SearchResult
 from indexer.search.searcher import Searcher
 from service.computed import Computation
+from service.evidence import EvidencePicker
 from service.http.models import DEFAULT_K, DEFAULT_LIMIT
 from service.presentation import reason_label, ruling_view
 from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
@@ -97,6 +98,7 @@ class Engine:
         self._snapshot = Snapshot.of(catalogue, searcher, stamp)
         self._lock = threading.Lock()
         self._reloader = Reloader(settings.index_dir, self, interval=settings.reload_every)
+        self._evidence: EvidencePicker | None = None
 
     def current(self) -> Snapshot:
         """The snapshot a request uses throughout (serving: the rebuilt index is watched for)."""
@@ -157,11 +159,18 @@ class Engine:
 
     # -- questions (the retriever) ------------------------------------------------------------
     def ask(
-        self, question: str, *, game: str | None = None, lang: str | None = None, k: int = DEFAULT_K
+        self,
+        question: str,
+        *,
+        game: str | None = None,
+        lang: str | None = None,
+        k: int = DEFAULT_K,
+        hint: str | None = None,
     ) -> dict:
         """Answer a validated question: the best ruling (or a decline) and the nearest matches.
 
-        `game` may be an id, name or alias; `lang` a language code or None (detected).
+        `game` may be an id, name or alias; `lang` a language code or None (detected, with
+        `hint`, the reader's language, as a prior).
         """
         snap = self.current()
         game_id = snap.catalogue.resolve_game(game)
@@ -169,10 +178,22 @@ class Engine:
         searcher = self._searcher_of(snap)
         if snap.searcher is None:  # loaded just now: its snapshot holds the same catalogue
             snap = self._snapshot
-        result, computation = self._search(searcher, question, game_id, lang, k)
-        return self._answer(
+        result, computation = self._search(searcher, question, game_id, lang, k, hint)
+        answer = self._answer(
             question, result, k, started, snap, self._computed(computation, result, game_id, snap)
         )
+        picker = self._evidence_picker(searcher)
+        for match in answer["matches"]:
+            match["evidence"] = picker.for_view(question.strip(), match)
+        answer["took_ms"] = round((time.perf_counter() - started) * 1000, 2)
+        return answer
+
+    def _evidence_picker(self, searcher: Searcher) -> EvidencePicker:
+        # One per embedder: a rebuilt index keeps the running embedder, and so the cache.
+        picker = self._evidence
+        if picker is None or picker.embedder is not searcher.embedder:
+            picker = self._evidence = EvidencePicker(searcher.embedder)
+        return picker
 
     def search(self, question: str, *, k: int = DEFAULT_K) -> SearchResult:
         """Search alone, as an ask searches (its computation weighed): what evaluation measures."""
@@ -180,11 +201,16 @@ class Engine:
 
     @staticmethod
     def _search(
-        searcher: Searcher, question: str, game_id: str | None, lang: str | None, k: int
+        searcher: Searcher,
+        question: str,
+        game_id: str | None,
+        lang: str | None,
+        k: int,
+        hint: str | None = None,
     ) -> tuple[SearchResult, Computation]:
         # One analysis and one reading of the question: search weighs what the computation
         # cites (as data), and the answer reuses the same reading and check result.
-        q = searcher.analyse(question.strip(), game=game_id, lang=lang or None)
+        q = searcher.analyse(question.strip(), game=game_id, lang=lang or None, hint=hint)
         computation = Computation.of(q)
         return searcher.search_question(q, k=k, cited=computation.cited), computation
 

@@ -7,7 +7,8 @@ and turned into a gettext catalogue in memory on first use. English is the sourc
 the msgids themselves.
 
 The messages are extracted from the templates, the page's scripts (``t("...")``) and the
-Python sources (``_``, ``N_``, ``ngettext``, ``pgettext``, ``discord_name``);
+Python sources (``_``, ``N_``, ``ngettext``, ``pgettext``, ``discord_name``; the rules
+checker's step sentences, ``msg``);
 ``python -m service.i18n update`` rewrites the template and merges it into every catalogue,
 ``python -m service.i18n check`` lists what a catalogue lacks.
 """
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 SOURCE_LANGUAGE = "en"
 SERVICE = Path(__file__).resolve().parent
+ROOT = SERVICE.parent
 CATALOGUES = SERVICE / "translations"
 TEMPLATE = CATALOGUES / "messages.pot"
 #: The files whose strings are translated, by extractor.
@@ -48,8 +50,13 @@ PYTHON_SOURCES = (
     "discord/interactions.py",
     "discord/slash.py",
 )
+#: The rules checker's modules (globs from the repository's root): the sentences of their steps
+#: and of the monster's explanation (``msg("...")``, checker.message), said in the asker's
+#: language in computed answers.
+CHECKER_SOURCES = ("checker/*.py", "checker/monster/*.py")
 SCRIPT_SOURCES = (
     "web/static/app.js",
+    "web/static/ruling.js",
     "web/static/calculators.js",
     "web/static/board.js",
     "web/static/board-answer.js",
@@ -62,6 +69,7 @@ PYTHON_KEYWORDS: dict[str, Any] = {
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "discord_name": None,
+    "msg": None,
 }
 #: Discord names (commands, options) are translated apart from the same words elsewhere.
 DISCORD_NAME_CONTEXT = "discord name"
@@ -184,7 +192,7 @@ def _python_messages(path: Path) -> Iterator[Message]:
         for lineno, funcname, messages, _comments in cast(
             Iterable[Extracted], extract_python(fh, PYTHON_KEYWORDS, [], {})
         ):
-            where = f"service/{path.relative_to(SERVICE)}:{lineno}"
+            where = f"{path.relative_to(ROOT)}:{lineno}"
             wanted = 2 if funcname in ("pgettext", "ngettext") else 1
             if isinstance(messages, tuple) and None in messages[:wanted]:
                 continue  # a call on a variable, not a literal: nothing to extract
@@ -253,6 +261,9 @@ def extract() -> Catalog:
     )
     sources: list[Iterable[Message]] = [
         _python_messages(SERVICE / p) for p in PYTHON_SOURCES if (SERVICE / p).exists()
+    ]
+    sources += [
+        _python_messages(path) for pattern in CHECKER_SOURCES for path in sorted(ROOT.glob(pattern))
     ]
     sources += [_script_messages(SERVICE / p) for p in SCRIPT_SOURCES]
     sources += [_template_messages(p) for p in sorted(SERVICE.glob(TEMPLATE_SOURCES))]

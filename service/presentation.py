@@ -10,22 +10,32 @@ on what they received.
 Each label function takes a language (default English, the API's labels as they always were);
 the API adds the asker's language beside the English ones (``kind_label_local``,
 ``citation.label_local``, ``translation.label_local``, ``context_label_local``,
-``reason_local``), from the gettext catalogues of ``service.i18n``.
+``reason_local``), from the gettext catalogues of ``service.i18n``; and the source's name too
+where the archive names it in English (``citation.source_local``, ``citation.line_local``,
+``display_title_local``: "Uddrag af Frosthaven-regelbogen (italiensk), side 38").
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from babel import Locale, UnknownLocaleError
 
 from checker.base import GAMES
 from indexer.archive.schema import Ruling
-from indexer.language import NATIVE_NAMES
+from indexer.language import ENGLISH_NAMES, NATIVE_NAMES
 from service.i18n import N_, _, ngettext
 from service.i18n import language_name as catalogue_language_name
 
 LANGUAGE_NAMES: dict[str, str] = NATIVE_NAMES
 OUR_TRANSLATION = N_("unofficial translation; the original is the authority")
 OFFICIAL_EDITION = N_("the same rule in another official edition")
+#: How the importer names an edition's rulebook passages (indexer/archive/sources/formats.py:
+#: "Frosthaven rulebook excerpt (Italian)"), said in the reader's language (``source_local``).
+RULEBOOK_EXCERPT = N_("%(game)s rulebook excerpt (%(language)s)")
+_EXCERPT_SOURCE = re.compile(r"^(?P<game>.+) rulebook excerpt \((?P<language>[A-Za-z]+)\)$")
+_ENGLISH_CODES = {name: code for code, name in ENGLISH_NAMES.items()}
 CITATION_SEPARATOR = " · "
 KIND_LABELS: dict[str, str] = {
     "rulebook": N_("Rulebook"),
@@ -96,6 +106,33 @@ def citation_label(cit: dict[str, Any], lang: str = "en") -> str:
     return CITATION_SEPARATOR.join(citation_parts(cit, lang))
 
 
+def language_in(code: str, lang: str) -> str:
+    """A language's name in `lang`: ('it', 'da') -> 'italiensk' (Babel's locale data)."""
+    try:
+        return Locale.parse(lang).languages.get(code) or language_name(code)
+    except (ValueError, UnknownLocaleError):
+        return language_name(code)
+
+
+def source_label(source: str, lang: str = "en") -> str:
+    """A citation's source in `lang`: an edition's rulebook excerpt, named by the importer in
+    English ("Frosthaven rulebook excerpt (Italian)"), is said in `lang`; any other source (a
+    FAQ's, a book's name) is a name and stays as the archive gives it."""
+    match = _EXCERPT_SOURCE.match(source)
+    code = _ENGLISH_CODES.get(match["language"]) if match else None
+    if match is None or code is None or lang == "en":
+        return source
+    return _(RULEBOOK_EXCERPT, lang, game=match["game"], language=language_in(code, lang))
+
+
+def local_citation_parts(cit: dict[str, Any], lang: str) -> list[str]:
+    """`citation_parts` with the source's name in `lang` too (``source_label``)."""
+    parts = citation_parts(cit, lang)
+    if parts and cit.get("source") and parts[0] == str(cit["source"]):
+        parts[0] = source_label(str(cit["source"]), lang)
+    return parts
+
+
 def display_title(ruling: dict[str, Any], lang: str = "en") -> str:
     """The ruling's title, else its source and pages (rulebook passages have no title)."""
     if ruling.get("title"):
@@ -145,7 +182,23 @@ def local_labels(view: dict[str, Any], lang: str) -> dict[str, Any]:
             context_label(view.get("context_label"), lang) if view.get("context") else None
         ),
     )
-    out["citation"] = dict(view["citation"], label_local=citation_label(view["citation"], lang))
+    cit = view["citation"]
+    local_parts = local_citation_parts(cit, lang)
+    out["citation"] = dict(
+        cit,
+        label_local=citation_label(cit, lang),
+        source_local=source_label(str(cit["source"]), lang),
+        line_local=CITATION_SEPARATOR.join(local_parts),
+    )
+    # The title in `lang`: the translation's (into `lang`), the title, else the source's name
+    # and pages said in `lang` (``display_title`` names the source as the archive gives it).
+    tr_title = (view.get("translation") or {}).get("title")
+    out["display_title_local"] = (
+        tr_title
+        or view.get("title")
+        or ", ".join(local_parts[:2])
+        or _("Ruling %(id)s", lang, id=view["id"])
+    )
     if view.get("translation"):
         tr = view["translation"]
         out["translation"] = dict(

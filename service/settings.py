@@ -24,6 +24,7 @@ __all__ = ["Settings", "SettingsError", "settings_table"]
 
 DEFAULT_API_URL = "http://127.0.0.1:8000"
 DEFAULT_BOT_DB = Path("build") / "bot.sqlite3"
+DEFAULT_ASK_LOG = Path("build") / "asks.sqlite3"
 LOOPBACK = "127.0.0.1,::1"
 NONE = "none"  # the word that empties a list setting
 OFF = "off"
@@ -140,6 +141,22 @@ class Settings(EmbedderSettings):
         alias="RULINGS_BOT_DB",
         description="the bot's per-server settings (default game), SQLite",
     )
+    ask_log: str = Field(
+        str(DEFAULT_ASK_LOG),
+        alias="RULINGS_LOG",
+        json_schema_extra={"shown_default": f"`{DEFAULT_ASK_LOG}`"},
+        description='the question log (see "What the service keeps"): a SQLite file, or a '
+        "`postgresql://user:pass@host/db` URL shared by every worker and replica; `off` keeps nothing",
+    )
+    ask_log_days: int = Field(
+        90, ge=1, alias="RULINGS_LOG_DAYS", description="days an ask is kept in the question log"
+    )
+    ask_log_key: SecretStr | None = Field(
+        None,
+        alias="RULINGS_LOG_KEY",
+        json_schema_extra={"shown_default": "a random key kept in the log"},
+        description="the key of the hash that counts asks per Discord server without naming it",
+    )
     metrics_dir: Path | None = Field(
         None,
         alias="PROMETHEUS_MULTIPROC_DIR",
@@ -161,6 +178,16 @@ class Settings(EmbedderSettings):
             raise ValueError(
                 "is not a rate such as `10/second` or `600/minute` (or `off`)"
             ) from None
+        return value
+
+    @field_validator("ask_log")
+    @classmethod
+    def _ask_log(cls, value: str) -> str:
+        if value.strip().lower() == OFF:
+            return OFF
+        scheme = value.split("://", 1)[0].lower() if "://" in value else "sqlite"
+        if scheme.split("+", 1)[0] not in ("sqlite", "postgresql", "postgres"):
+            raise ValueError("is not a file path, `sqlite:///PATH`, `postgresql://...` or `off`")
         return value
 
     @field_validator("rate_limit_exempt")

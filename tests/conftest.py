@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +30,9 @@ DEV_SET = SHARED / "eval" / "dev.yaml"
 IDS_FILE = SHARED / "eval" / "ids.yaml"
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The tests' asks go to a question log of their own (every server they start inherits it),
+# never to the developer's build/asks.sqlite3; a test that needs another log sets its own.
+os.environ["RULINGS_LOG"] = str(Path(tempfile.mkdtemp(prefix="rulings-test-log-")) / "asks.sqlite3")
 
 # The fixtures that load the real model (directly or through the index / engine / server).
 REAL_MODEL_FIXTURES = {"embedder", "index_dir", "engine", "app", "client", "live_server"}

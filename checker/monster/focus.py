@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from checker.base import Step, by_game
-from checker.monster.context import NO_RECORD, Context
+from checker.message import Sentence, join, msg
+from checker.monster.context import Context
 from checker.monster.request import Enemy
 from checker.monster.result import hex_json
 
@@ -69,15 +70,28 @@ def candidates_step(ctx: Context, found: list[Candidate], unreachable: list[str]
         }
         for c in sorted(found, key=Candidate.key)
     ]
+    note: list[Sentence] = [
+        msg(
+            "For each enemy, the path to a hex from which the monster could attack it, pretending "
+            "infinite movement: fewest negative hexes first (counted, never weighed), then least "
+            "movement."
+        )
+    ]
+    if unreachable:
+        names = ", ".join(unreachable)
+        note.append(msg("Enemies it could never attack: %(names)s.", names=names))
+    if not ctx.fh:
+        note.append(
+            msg(
+                "Counting negative hexes first is the published rule, not covered by a record in "
+                "the archive."
+            )
+        )
     return Step(
-        "focus candidates",
+        msg("focus candidates"),
         table,
         by_game(ctx.game, ("fh-edge-03", "fh-edge-04", "fh-edge-05"), ("gh-da-4",)),
-        "For each enemy, the path to a hex from which the monster could attack it, pretending "
-        "infinite movement: fewest negative hexes first (counted, never weighed), then least "
-        "movement."
-        + (f" Enemies it could never attack: {', '.join(unreachable)}." if unreachable else "")
-        + ("" if ctx.fh else f" Counting negative hexes first is the published rule, {NO_RECORD}."),
+        join(note),
     )
 
 
@@ -85,14 +99,19 @@ def choose(ctx: Context, found: list[Candidate]) -> tuple[list[Candidate], list[
     """The focus (several when the players choose) and the steps that chose it."""
     steps: list[Step] = []
     if not ctx.attack.melee and any(ctx.board.adjacent(ctx.req.hex, c.enemy.hex) for c in found):
+        ignores: Sentence = msg(
+            "A ranged attack against an adjacent enemy has disadvantage, but focus does not "
+            "consider it."
+        )
+        if not ctx.fh:
+            published = msg("(Published Gloomhaven rule, not covered by a record in the archive.)")
+            ignores = join([ignores, published])
         steps.append(
             Step(
-                "focus ignores disadvantage",
+                msg("focus ignores disadvantage"),
                 None,
                 by_game(ctx.game, ("fh-edge-01",), ()),
-                "A ranged attack against an adjacent enemy has disadvantage, but "
-                "focus does not consider it."
-                + ("" if ctx.fh else f" (Published Gloomhaven rule, {NO_RECORD}.)"),
+                ignores,
             )
         )
     best = min(c.key()[:2] for c in found)
@@ -101,34 +120,55 @@ def choose(ctx: Context, found: list[Candidate]) -> tuple[list[Candidate], list[
     if len(tied) > 1:
         best_prox = min(c.proximity for c in tied)
         tied = [c for c in tied if c.proximity == best_prox]
-        tie_note = "tied on movement, broken by proximity (range distance, around walls)"
+        tie_note = msg("tied on movement, broken by proximity (range distance, around walls)")
         if len(tied) > 1:
             best_order = min(c.order for c in tied)
             tied = [c for c in tied if c.order == best_order]
-            tie_note += " then initiative (a summon before its summoner)"
+            tie_note = msg(
+                "tied on movement, broken by proximity (range distance, around walls) then "
+                "initiative (a summon before its summoner)"
+            )
             if len(tied) > 1:
-                tie_note += "; still tied: the players choose the focus"
+                tie_note = msg(
+                    "tied on movement, broken by proximity (range distance, around walls) then "
+                    "initiative (a summon before its summoner); still tied: the players choose "
+                    "the focus"
+                )
     tied.sort(key=lambda c: c.enemy.hex)
     steps.append(_focus_step(ctx, tied, tie_note))
     return tied, steps
 
 
-def _focus_step(ctx: Context, tied: list[Candidate], tie_note: str | None) -> Step:
+def _focus_step(ctx: Context, tied: list[Candidate], tie_note: Sentence | None) -> Step:
+    note: Sentence
     if tie_note and ctx.fh:
         rulings: tuple[str, ...] = ("fh-edge-04",) if len(tied) > 1 else ()
         note = (
-            f"Focus {tie_note}. The proximity and initiative tie-breaks are the Frosthaven "
-            f"rulebook's (as gh-da-4 for Gloomhaven), {NO_RECORD}"
-            + ("; fh-edge-04 leaves remaining ambiguity to the players." if len(tied) > 1 else ".")
+            msg(
+                "Focus %(tie)s. The proximity and initiative tie-breaks are the Frosthaven "
+                "rulebook's (as gh-da-4 for Gloomhaven), not covered by a record in the archive; "
+                "fh-edge-04 leaves remaining ambiguity to the players.",
+                tie=tie_note,
+            )
+            if len(tied) > 1
+            else msg(
+                "Focus %(tie)s. The proximity and initiative tie-breaks are the Frosthaven "
+                "rulebook's (as gh-da-4 for Gloomhaven), not covered by a record in the archive.",
+                tie=tie_note,
+            )
         )
     elif tie_note:
         rulings = ("gh-da-4",)
-        note = f"Focus {tie_note}." + (
-            f" The players' choice is {NO_RECORD}." if len(tied) > 1 else ""
-        )
+        note = msg("Focus %(tie)s.", tie=tie_note)
+        if len(tied) > 1:
+            choice = msg("The players' choice is not covered by a record in the archive.")
+            note = join([note, choice])
     else:
         rulings = by_game(ctx.game, ("fh-edge-03", "fh-edge-05"), ("gh-da-4",))
-        note = "The enemy attackable with the fewest negative hexes and least movement."
+        note = msg("The enemy attackable with the fewest negative hexes and least movement.")
     return Step(
-        "focus", [{"name": c.enemy.name, "hex": hex_json(c.enemy.hex)} for c in tied], rulings, note
+        msg("focus"),
+        [{"name": c.enemy.name, "hex": hex_json(c.enemy.hex)} for c in tied],
+        rulings,
+        note,
     )

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from checker.base import Step, by_game
 from checker.hexgrid import Hex
-from checker.monster.context import NO_RECORD, Context
+from checker.message import Sentence, join, msg
+from checker.monster.context import Context
 from checker.monster.focus import Candidate
 from checker.monster.request import Enemy
 from checker.monster.result import Option, hex_json
@@ -32,7 +33,7 @@ class Plan:
 
     options: list[Option]
     steps: list[Step]
-    text: str
+    text: Sentence
 
 
 def plan(ctx: Context, cand: Candidate) -> Plan:
@@ -103,7 +104,7 @@ def _toward(ctx: Context, destination: Hex) -> _Toward:
 
 
 def _approach(ctx: Context, cand: Candidate) -> Plan:
-    req, focus = ctx.req, cand.enemy
+    focus = cand.enemy
     heads = destinations(ctx, cand)
     towards = [_toward(ctx, d) for d in sorted({a.hex for a in heads})]
     options = [Option(e, (), (t.destination,), (focus.hex,)) for t in towards for e in t.ends]
@@ -124,57 +125,95 @@ def _approach(ctx: Context, cand: Candidate) -> Plan:
     }
     steps = [
         Step(
-            "move toward focus",
+            msg("move toward focus"),
             detail,
             by_game(ctx.game, ("fh-edge-03",) if ctx.mover.has_negative else (), ("gh-da-4",)),
             _approach_note(ctx, len(towards)),
         )
     ]
-    what = "move toward" if req.attack else "move toward (it has no attack)"
-    if ends == [req.hex]:
-        text = f"{focus.name} is the focus; the monster cannot attack it this turn and cannot get closer, so it stays."
-    else:
-        text = (
-            f"{focus.name} is the focus; the monster cannot attack it this turn and will "
-            f"{what} "
-            + " or ".join(str(hex_json(t.destination)) for t in towards)
-            + (
-                f", ending {towards[0].remaining} movement point(s) from it."
-                if len(towards) == 1
-                else " (the players choose), ending "
-                + " or ".join(str(t.remaining) for t in towards)
-                + " movement point(s) from it."
+    return Plan(options, steps, _approach_text(ctx, focus, ends, towards))
+
+
+#: "A or B", said in the reader's language.
+OR = msg(" or ")
+
+
+def _approach_text(ctx: Context, focus: Enemy, ends: list[Hex], towards: list[_Toward]) -> Sentence:
+    """The explanation when the monster cannot attack its focus this turn."""
+    name = focus.name
+    if ends == [ctx.req.hex]:
+        return msg(
+            "%(name)s is the focus; the monster cannot attack it this turn and cannot get "
+            "closer, so it stays.",
+            name=name,
+        )
+    hexes = join([str(hex_json(t.destination)) for t in towards], OR)
+    if len(towards) == 1:
+        values = {"name": name, "hexes": hexes, "remaining": towards[0].remaining}
+        if ctx.req.attack:
+            return msg(
+                "%(name)s is the focus; the monster cannot attack it this turn and will move "
+                "toward %(hexes)s, ending %(remaining)s movement point(s) from it.",
+                **values,
+            )
+        return msg(
+            "%(name)s is the focus; the monster cannot attack it this turn and will move "
+            "toward (it has no attack) %(hexes)s, ending %(remaining)s movement point(s) from it.",
+            **values,
+        )
+    remaining = join([str(t.remaining) for t in towards], OR)
+    values = {"name": name, "hexes": hexes, "remaining": remaining}
+    if ctx.req.attack:
+        return msg(
+            "%(name)s is the focus; the monster cannot attack it this turn and will move toward "
+            "%(hexes)s (the players choose), ending %(remaining)s movement point(s) from it.",
+            **values,
+        )
+    return msg(
+        "%(name)s is the focus; the monster cannot attack it this turn and will move toward (it "
+        "has no attack) %(hexes)s (the players choose), ending %(remaining)s movement point(s) "
+        "from it.",
+        **values,
+    )
+
+
+def _approach_note(ctx: Context, n_destinations: int) -> Sentence:
+    heads = (
+        msg("the closest hexes from which it could attack its focus (avoiding disadvantage first)")
+        if ctx.fh
+        else msg(
+            "the hexes from which it would make its best attack (no disadvantage against its "
+            "focus, most targets, least movement, best-ranked targets)"
+        )
+    )
+    note: list[Sentence] = [
+        msg(
+            "Destinations the players choose among: the monster cannot attack its focus this "
+            "turn without extra negative hexes, so it heads for %(heads)s, measured by the path "
+            "it would take with unlimited movement and no extra negative hexes, and moves to "
+            "the reachable hex leaving the fewest movement points to a destination, moving as "
+            "little as possible for that.",
+            heads=heads,
+        )
+    ]
+    if n_destinations > 1:
+        note.append(
+            msg(
+                "Several destinations are equally good: the players choose among them, and "
+                "each one's best end hex is an option, even where the monster makes less "
+                "progress toward it."
             )
         )
-    return Plan(options, steps, text)
-
-
-def _approach_note(ctx: Context, n_destinations: int) -> str:
-    heads = (
-        "the closest hexes from which it could attack its focus (avoiding disadvantage first)"
-        if ctx.fh
-        else "the hexes from which it would make its best attack (no disadvantage against "
-        "its focus, most targets, least movement, best-ranked targets)"
-    )
-    note = (
-        f"Destinations the players choose among: the monster cannot attack its focus this "
-        f"turn without extra negative hexes, so it heads for {heads}, measured by the path "
-        "it would take with unlimited movement and no extra negative hexes, and moves to "
-        "the reachable hex leaving the fewest movement points to a destination, moving as "
-        "little as possible for that."
-    )
-    if n_destinations > 1:
-        note += (
-            " Several destinations are equally good: the players choose among them, and "
-            "each one's best end hex is an option, even where the monster makes less "
-            "progress toward it."
-        )
     if ctx.fh:
-        return note + f" Published rule, {NO_RECORD}."
-    return note + (
-        " gh-da-4 states that the monster moves toward its focus with the least "
-        f"movement; the rest is the published rule, {NO_RECORD}."
-    )
+        note.append(msg("Published rule, not covered by a record in the archive."))
+    else:
+        note.append(
+            msg(
+                "gh-da-4 states that the monster moves toward its focus with the least "
+                "movement; the rest is the published rule, not covered by a record in the archive."
+            )
+        )
+    return join(note)
 
 
 # --- can attack this turn ------------------------------------------------------------------------
@@ -190,19 +229,56 @@ def _attack_plan(ctx: Context, chosen: list[Attack], focus: Enemy) -> Plan:
     n_extra = len(chosen[0].targets) - 1
     stays = dests == [req.hex]
     steps = _attack_steps(ctx, dests, moved, n_extra, dis, stays)
-    verb = "attacks" if req.attack else "ends adjacent to"
-    where = (
-        "stays where it is"
-        if stays
-        else (f"moves {moved} movement point(s) to " + " or ".join(str(hex_json(h)) for h in dests))
-    )
-    text = f"{focus.name} is the focus; the monster {where} and {verb} it"
-    if req.attack and n_extra:
-        text += f" and {n_extra} additional target(s)"
-    text += "."
+    text = _attack_text(ctx, focus, dests, moved, n_extra if req.attack else 0)
     if dis:
-        text += f" {dis} attack(s) have disadvantage (ranged against an adjacent enemy)."
+        disadvantage = msg(
+            "%(count)s attack(s) have disadvantage (ranged against an adjacent enemy).", count=dis
+        )
+        text = join([text, disadvantage])
     return Plan(options, steps, text)
+
+
+def _attack_text(
+    ctx: Context, focus: Enemy, dests: list[Hex], moved: int, n_extra: int
+) -> Sentence:
+    """The explanation when the monster can attack its focus this turn (or, without an attack,
+    reach it)."""
+    values = {
+        "name": focus.name,
+        "extra": n_extra,
+        "movement": moved,
+        "hexes": join([str(hex_json(h)) for h in dests], OR),
+    }
+    if dests == [ctx.req.hex]:
+        if not ctx.req.attack:
+            return msg(
+                "%(name)s is the focus; the monster stays where it is and ends adjacent to it.",
+                **values,
+            )
+        if n_extra:
+            return msg(
+                "%(name)s is the focus; the monster stays where it is and attacks it and "
+                "%(extra)s additional target(s).",
+                **values,
+            )
+        return msg("%(name)s is the focus; the monster stays where it is and attacks it.", **values)
+    if not ctx.req.attack:
+        return msg(
+            "%(name)s is the focus; the monster moves %(movement)s movement point(s) to "
+            "%(hexes)s and ends adjacent to it.",
+            **values,
+        )
+    if n_extra:
+        return msg(
+            "%(name)s is the focus; the monster moves %(movement)s movement point(s) to "
+            "%(hexes)s and attacks it and %(extra)s additional target(s).",
+            **values,
+        )
+    return msg(
+        "%(name)s is the focus; the monster moves %(movement)s movement point(s) to %(hexes)s "
+        "and attacks it.",
+        **values,
+    )
 
 
 def _attack_steps(
@@ -213,27 +289,45 @@ def _attack_steps(
     if targets > 1:
         steps.append(
             Step(
-                "additional targets",
+                msg("additional targets"),
                 {"additional_targets": n_extra, "disadvantaged_attacks": dis},
                 by_game(game, ("fh-edge-06",), ()),
-                "Keeping its focus and no extra negative hexes, the monster attacks as many "
-                "additional targets as possible, then minimises disadvantage, then movement; the "
-                "players choose the destination and every secondary target; focus is not re-run "
-                "for them."
+                msg(
+                    "Keeping its focus and no extra negative hexes, the monster attacks as many "
+                    "additional targets as possible, then minimises disadvantage, then movement; "
+                    "the players choose the destination and every secondary target; focus is not "
+                    "re-run for them."
+                )
                 if fh
-                else "Gloomhaven's multi-target order: the monster ranks the other enemies as it ranks "
-                "a focus (proximity, then initiative) and picks its targets by: no disadvantage "
-                "against its focus, most targets, least movement, best-ranked targets; only then "
-                "does it pick, among the hexes from which it attacks those targets, the one with "
-                "the fewest disadvantaged attacks, then the least movement (it moves farther to "
-                f"avoid disadvantage against a secondary target). Published rule, {NO_RECORD}.",
+                else msg(
+                    "Gloomhaven's multi-target order: the monster ranks the other enemies as it "
+                    "ranks a focus (proximity, then initiative) and picks its targets by: no "
+                    "disadvantage against its focus, most targets, least movement, best-ranked "
+                    "targets; only then does it pick, among the hexes from which it attacks those "
+                    "targets, the one with the fewest disadvantaged attacks, then the least "
+                    "movement (it moves farther to avoid disadvantage against a secondary "
+                    "target). Published rule, not covered by a record in the archive."
+                ),
             )
         )
     if not ctx.attack.melee:
         steps.append(_disadvantage_step(ctx, dis))
+    how: Sentence = (
+        msg("The monster need not move: it attacks from where it stands.")
+        if stays
+        else msg(
+            "The monster moves the least needed to best attack its focus, on a path with no "
+            "extra negative hexes."
+        )
+    )
+    if fh and targets == 1:
+        minimum = msg(
+            "Moving the minimum is the rulebook's rule, not covered by a record in the archive."
+        )
+        how = join([how, minimum])
     steps.append(
         Step(
-            "destination",
+            msg("destination"),
             {"destinations": [hex_json(h) for h in dests], "movement_used": moved},
             by_game(
                 game,
@@ -241,17 +335,7 @@ def _attack_steps(
                 + (("fh-edge-06",) if targets > 1 else ()),
                 ("gh-da-4",),
             ),
-            (
-                "The monster need not move: it attacks from where it stands."
-                if stays
-                else "The monster moves the least needed to best attack its focus, on a path with no "
-                "extra negative hexes."
-            )
-            + (
-                f" Moving the minimum is the rulebook's rule, {NO_RECORD}."
-                if fh and targets == 1
-                else ""
-            ),
+            how,
         )
     )
     return steps
@@ -260,23 +344,28 @@ def _attack_steps(
 def _disadvantage_step(ctx: Context, dis: int) -> Step:
     if ctx.req.muddled:
         return Step(
-            "disadvantage",
+            msg("disadvantage"),
             {"disadvantaged_attacks": dis, "muddled": True},
             (),
-            "Muddled ranged monster: it attacks with disadvantage anyway, so it does "
-            "not step away from an adjacent target to shed disadvantage (for its focus "
-            f"or its secondary targets). Published rule, {NO_RECORD}.",
+            msg(
+                "Muddled ranged monster: it attacks with disadvantage anyway, so it does "
+                "not step away from an adjacent target to shed disadvantage (for its focus "
+                "or its secondary targets). Published rule, not covered by a record in the archive."
+            ),
         )
     return Step(
-        "disadvantage",
+        msg("disadvantage"),
         {"disadvantaged_attacks": dis},
         by_game(ctx.game, ("fh-edge-01", "fh-nl-3", "fh-it-3"), ()),
-        (
+        msg(
             "A ranged attack against an adjacent enemy has disadvantage; the monster moves the "
             "smallest distance to shed it if its movement allows and without entering a "
             "negative hex."
-            if ctx.fh
-            else "A ranged attack against an adjacent enemy has disadvantage; the monster moves "
-            f"away from its focus to attack without it if it can. Published rule, {NO_RECORD}."
+        )
+        if ctx.fh
+        else msg(
+            "A ranged attack against an adjacent enemy has disadvantage; the monster moves "
+            "away from its focus to attack without it if it can. Published rule, not covered by "
+            "a record in the archive."
         ),
     )

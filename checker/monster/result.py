@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from checker.base import CheckResponse, Game, Step, respond
 from checker.hexgrid import Hex
+from checker.message import Sentence, render
 
 HexOut = list[int]
 
@@ -32,6 +33,10 @@ class MonsterResponse(CheckResponse):
         description="Every equally valid choice; the players choose among them."
     )
     explanation: str
+    explanation_local: str | None = Field(
+        default=None,
+        description="`explanation` in the language asked for (`lang`); present only when one is.",
+    )
 
 
 def hex_json(h: Hex) -> list[int]:
@@ -87,7 +92,7 @@ class MonsterResult:
     game: Game
     focus: tuple[Hex, ...]
     options: tuple[Option, ...]
-    explanation: str
+    explanation: Sentence
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,7 +102,7 @@ class MonsterResult:
             {
                 "focus": [hex_json(h) for h in self.focus],
                 "options": [o.to_dict() for o in self.options],
-                "explanation": self.explanation,
+                "explanation": render(self.explanation),
             },
             self.steps,
         )

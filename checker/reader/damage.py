@@ -88,23 +88,27 @@ def bound_values(scan: Scan) -> dict[str, int | None]:
     wanted += [(t, ((-1, 1), (1, 1))) for t in scan.find("hp")]
     # no number before "attack": "you draw one attack modifier card" counts draws
     wanted += [(t, ((1, 3),)) for t in scan.find("attack")]
+    # a participle closing the clause has its number before it: "werde mit 5 angegriffen"
+    wanted += [(t, ((-1, 2), (1, 3))) for t in scan.find("attacked")]
     bound = scan.bind(wanted, frozenset({"hp"}), COUNTED)
     values: dict[str, int | None] = {"attack": None, "shield": None, "hp": None}
     for term, index in sorted(bound.items(), key=lambda kv: kv[0].start):
-        if values[term.concept] is None:
-            values[term.concept] = scan.value(index)
+        name = "attack" if term.concept == "attacked" else term.concept
+        if values[name] is None:
+            values[name] = scan.value(index)
     if values["shield"] is None:
         for term in scan.find("shield"):
             values["shield"] = _shield_from_signed(scan, term)
             if values["shield"] is not None:
                 break
-    if (
-        values["attack"] is None
-        and scan.has("shield", "ward", "brittle", "negate")
-        and scan.has("take", "how_much")
-    ):
-        # "Shield 2 and Ward against 6 damage, how much do I take?": the damage coming in
-        # is the attack value (without the question, "Ward at 0 damage?" asks for a rule)
+    defended = scan.has("shield", "ward", "brittle", "negate") and scan.has("take", "how_much")
+    # the hit points cap the damage only when the question asks how much: "does a wound deal
+    # 1 damage when I have 2 hp?" asks a rule
+    capped = values["hp"] is not None and scan.has("how_much")
+    if values["attack"] is None and (defended or capped):
+        # "Shield 2 and Ward against 6 damage, how much do I take?", "3 hp left and I take
+        # 7 damage, how much counts?": the damage coming in is the attack value (without the
+        # question, "Ward at 0 damage?" asks for a rule)
         more = scan.bind([(t, ((-1, 1),)) for t in scan.find("damage")])
         if more:
             values["attack"] = scan.value(min(more.values()))

@@ -62,7 +62,7 @@ def read(scan: Scan, lang: str) -> Reading | None:
     }
     missing = [k for k in ("hand", "discard") if k not in values]
     notes: list[str] = []
-    if scan.has("damage", "attack") and "hp" in request:
+    if scan.has("damage", "attack", "attacked") and "hp" in request:
         # "3 hp and I take 4 damage": the hit points after the damage are not computed here
         del request["hp"]
         missing.append("hp")

@@ -132,8 +132,16 @@ class QuestionAnalyser:
         # Folding keeps the length of these texts' characters, so the offset carries over.
         return sep.end() if len(folded) == len(text) else 0
 
-    def analyse(self, text: str, *, game: str | None = None, lang: str | None = None) -> Question:
-        """Analyse `text`; `game` and `lang` are the caller's choices (validated ids) or None."""
+    def analyse(
+        self,
+        text: str,
+        *,
+        game: str | None = None,
+        lang: str | None = None,
+        hint: str | None = None,
+    ) -> Question:
+        """Analyse `text`; `game` and `lang` are the caller's choices (validated ids) or None,
+        `hint` the reader's language, a prior for detecting the question's."""
         text = text.strip()
         folded = fold(text)
         mentions = tuple(
@@ -148,7 +156,7 @@ class QuestionAnalyser:
         folded_body = folded[label_end:] if label_end else folded
         return Question(
             text=text,
-            lang=lang if lang in LANGUAGES else detect_language(text),
+            lang=lang if lang in LANGUAGES else detect_language(text, hint=hint),
             game=resolved,
             given_game=game is not None,
             mentions=mentions,

@@ -177,11 +177,10 @@ class Searcher:
         return out
 
     # -- the stages ------------------------------------------------------------------------
-    def analyse(
-        self, question: str, *, game: str | None = None, lang: str | None = None
-    ) -> Question:
-        """Language, games named, leading label, cards: read once, used by every stage."""
-        return self.analyser.analyse(question, game=game, lang=lang)
+    def analyse(self, question: str, **given: str | None) -> Question:
+        """Language (`hint`: the reader's, a prior), games named, leading label, cards: read
+        once, used by every stage. `given`: the caller's `game`, `lang` and `hint`."""
+        return self.analyser.analyse(question, **given)
 
     def allowed(self, q: Question) -> frozenset[str]:
         """The candidate rules: those of the question's game; of the games it names when it

@@ -3,7 +3,7 @@
 Human-readable output by default, ``--json`` for scripts; every error is one line on stderr
 and a non-zero exit, never a traceback. The commands live by what they work on: questions
 and the checker (``questions``), the archive and its index (``archive``), serving and the
-Discord bot (``running``).
+Discord bot (``running``), the curator's queue of failed questions (``review``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import click
 from service.cli.archive import build, calibrate, eval_, import_, lint
 from service.cli.common import Failure
 from service.cli.questions import ask, check, errata, show
+from service.cli.review import review
 from service.cli.running import discord_, serve
 
 
@@ -69,5 +70,7 @@ def main() -> None:  # pragma: no cover - console entry
     cli(prog_name="rulings")
 
 
-for command in (ask, show, errata, check, import_, lint, build, eval_, calibrate, serve, discord_):
+for command in (
+    ask, show, errata, check, import_, lint, build, eval_, calibrate, review, serve, discord_
+):  # fmt: skip
     cli.add_command(command)

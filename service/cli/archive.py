@@ -234,7 +234,9 @@ def eval_(ctx, questions, out, as_json, failures):
 def calibrate(ctx, questions, folds, out, report, as_json):
     """Fit the reranker and the decline model on question sets (k-fold CV figures reported).
 
-    QUESTIONS default to the shared dev sets and the project's own (bench/eval/).
+    QUESTIONS default to the shared dev sets, the project's own (bench/eval/) and the archive's
+    questions from real use (questions/*.yaml, written by `rulings review`), each of those
+    reported apart.
     """
     from indexer.files import write_atomic
     from indexer.paths import CALIBRATION_FILE, DEFAULT_QUESTION_SETS, REPO_ROOT
@@ -246,6 +248,8 @@ def calibrate(ctx, questions, folds, out, report, as_json):
 
     paths = list(questions) or [REPO_ROOT / p for p in DEFAULT_QUESTION_SETS]
     sets = {Path(p).stem: load_questions(p) for p in paths}
+    real = {} if questions else real_use_sets(ctx.obj["archive"])
+    sets.update(real)
     searcher = open_engine(ctx).searcher
     keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
     cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
@@ -255,6 +259,7 @@ def calibrate(ctx, questions, folds, out, report, as_json):
         fitted, figures = run(
             searcher, sets, cited=cited, k=folds, keyless_searcher=keyless, withheld=withheld
         )
+    figures["real_use"] = real_use_note(real, figures)
     write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
     write_atomic(report, json.dumps(figures, indent=1, ensure_ascii=False) + "\n")
 
@@ -265,6 +270,7 @@ def calibrate(ctx, questions, folds, out, report, as_json):
         for name, fig in [
             ("held-out folds", d["held_out"]["overall"]),
             ("held-out, withheld rulings", d["held_out"].get("withheld") or {}),
+            *[(f"held-out, real use: {n}{'*' * k}"[:34], f) for n, f, k in real_use_rows(d)],
             ("in-sample (the saved fit)", d["in_sample"]["overall"]),
             *[(f"  ablation: {k}"[:34], v) for k, v in d["ablation"].items()],
         ]:
@@ -273,6 +279,44 @@ def calibrate(ctx, questions, folds, out, report, as_json):
             "held-out hit@1 by language: "
             + ", ".join(f"{lang} {f['hit@1']}" for lang, f in d["held_out"]["by_language"].items())
         )
+        if any(keyed for _, _, keyed in real_use_rows(d)):
+            rows.append(f"* {d['real_use']['note']}")
         return "\n".join(rows)
 
     emit(figures, as_json, human)
+
+
+# -- the archive's questions from real use (`rulings review`) ---------------------------------
+#: Where calibrate's report names a real-use set: apart from the curated sets' names.
+REAL_USE = "questions/"
+
+
+def real_use_sets(root: Path) -> dict:
+    """The archive's real-use question sets that hold questions, by their report name."""
+    from service.asklog.curate import load_question_set, question_sets
+
+    loaded = {f"{REAL_USE}{path.stem}": load_question_set(path) for path in question_sets(root)}
+    return {name: items for name, items in loaded.items() if items}
+
+
+def real_use_note(real: dict, figures: dict) -> dict:
+    """What the report says of the real-use sets: which, which leak, and why."""
+    from service.asklog.curate import KEYED_SETS
+
+    keyed = [n for n in real if f"{n.removeprefix(REAL_USE)}.yaml" in KEYED_SETS]
+    return {
+        "sets": sorted(real),
+        "keyed": keyed,
+        "held_out": {n: figures["held_out"]["by_set"].get(n) for n in sorted(real)},
+        "note": "held-out, but not independent: a promoted question is also a search key of "
+        "the ruling it expects (rulings review promote), so search meets it word for word",
+    }
+
+
+def real_use_rows(d: dict) -> list[tuple[str, dict, bool]]:
+    """(name and size, held-out figures, keyed) of each real-use set in a calibrate report."""
+    real = d.get("real_use") or {}
+    return [
+        (f"{n.removeprefix(REAL_USE)} ({d['sets'].get(n, 0)})", f or {}, n in real.get("keyed", ()))
+        for n, f in (real.get("held_out") or {}).items()
+    ]

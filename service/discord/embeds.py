@@ -3,7 +3,9 @@
 Pure functions: an answer, the errata of a card or a check's result become an embed dict that
 respects every Discord limit (``fit_embed``). Every label comes from ``service.presentation``,
 so the bot shows a ruling exactly as the page and the CLI do, in the language each function is
-given (the Discord user's; English by default).
+given (the Discord user's; English by default). A ruling is shown its reader's language first
+(``ruling_embed``): the deciding sentence the API picked (``evidence``) on top, the translation
+with that sentence in bold, then the original, the authority; titles and sources in `lang`.
 """
 
 from __future__ import annotations
@@ -11,29 +13,32 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from service.discord.markdown import (
+    LIMITS,
+    bold,
+    embed_length,
+    escape,
+    highlighted,
+    permalink,
+    ruling_ref,
+    spans_in,
+    text_room,
+    truncate,
+)
 from service.i18n import N_, _, ngettext
 from service.presentation import (
     CHECK_LABELS,
+    CITATION_SEPARATOR,
     citation_label,
     context_label,
     display_title,
     kind_label,
+    language_in,
     language_name,
+    local_citation_parts,
     translation_label,
 )
 
-ELLIPSIS = "…"
-# https://discord.com/developers/docs/resources/message#embed-object-embed-limits
-LIMITS = {
-    "title": 256,
-    "description": 4096,
-    "field_name": 256,
-    "field_value": 1024,
-    "fields": 25,
-    "footer": 2048,
-    "author": 256,
-    "total": 6000,
-}
 KIND_COLORS = {
     "rulebook": 0x2F6F4F,
     "erratum": 0xA33B2B,
@@ -44,40 +49,7 @@ KIND_COLORS = {
 DECLINED_COLOR, CHECK_COLOR = 0xB08900, 0x1F3A5F
 
 
-def truncate(text: str | None, limit: int) -> str:
-    """`text` cut to at most `limit` characters, ending with an ellipsis when cut."""
-    text = text or ""
-    if len(text) <= limit:
-        return text
-    return text[: max(limit - 1, 0)].rstrip() + ELLIPSIS if limit > 0 else ""
-
-
-def permalink(public_url: str | None, record_id: str, lang: str | None = None) -> str | None:
-    """The page's URL for a ruling, or None without a public URL."""
-    if not public_url:
-        return None
-    return f"{public_url.rstrip('/')}/r/{record_id}" + (f"?lang={lang}" if lang else "")
-
-
-def ruling_ref(record_id: str, public_url: str | None, label: str | None = None) -> str:
-    """A ruling id as a markdown link when a public URL is set, else as code."""
-    url = permalink(public_url, record_id)
-    text = label or record_id
-    return f"[{text}]({url})" if url else (f"{text} (`{record_id}`)" if label else f"`{record_id}`")
-
-
 # -- limits ---------------------------------------------------------------------------------
-def embed_length(embed: dict[str, Any]) -> int:
-    """The characters Discord counts toward the 6000 total."""
-    return (
-        len(embed.get("title", ""))
-        + len(embed.get("description", ""))
-        + len(embed.get("footer", {}).get("text", ""))
-        + len(embed.get("author", {}).get("name", ""))
-        + sum(len(f["name"]) + len(f["value"]) for f in embed.get("fields", []))
-    )
-
-
 def fit_embed(embed: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """A copy of `embed` within every Discord limit: parts truncated, extra fields dropped."""
     out = copy.deepcopy(embed)
@@ -128,32 +100,124 @@ def _with_footer(embed: dict[str, Any], footer: str, dropped: int, lang: str) ->
     }
 
 
-def ruling_embed(
-    r: dict[str, Any], public_url: str | None = None, lang: str = "en"
-) -> dict[str, Any]:
-    """One ruling: original text, the labelled translation, cards, citation, permalink."""
+# -- one ruling, the reader's language first -------------------------------------------------
+ORIGINAL = N_("Original (%(language)s)")
+#: The parts of a ruling's text (characters of markdown): the deciding sentence repeated on top,
+#: the context, the original under a translation (more when there is room). A text the deciding
+#: sentence leaves at most SHORT_REST characters of (a page reference) is not repeated whole.
+LEAD_MAX, CONTEXT_MAX, ORIGINAL_ROOM, SHORT_REST = 600, 300, 700, 40
+
+
+def local_title(r: dict[str, Any], lang: str, asked: str | None = None) -> str:
+    """The ruling's title for a reader of `lang`: the API's ``display_title_local`` when it is
+    in `lang` (`asked`), else alike: its translation's, its own, else its source and pages."""
+    tr = r.get("translation") or {}
+    return (
+        (asked == lang and r.get("display_title_local"))
+        or tr.get("title")
+        or r.get("title")
+        or ", ".join(local_citation_parts(r["citation"], lang)[:2])
+        or display_title(r, lang)
+    )
+
+
+def local_source(cit: dict[str, Any], lang: str, asked: str | None = None) -> str:
+    """The citation line for a reader of `lang`, the source's name too (the API's
+    ``line_local`` when it is in `lang`; ``label_local`` keeps an English source name)."""
+    return (asked == lang and cit.get("line_local")) or CITATION_SEPARATOR.join(
+        local_citation_parts(cit, lang)
+    )
+
+
+def _labels(r: dict[str, Any], lang: str, asked: str | None) -> tuple[str, str, str | None]:
+    """The kind, context and translation labels in `lang`: the API's ``*_local`` ones when they
+    are in `lang` (`asked`: their language, the question's), else made here alike."""
+    local = asked == lang
+    kind = (local and r.get("kind_label_local")) or kind_label(r["kind"], lang)
+    context = (local and r.get("context_label_local")) or context_label(
+        r.get("context_label"), lang
+    )
     tr = r.get("translation")
-    description = r["text"]
-    if r.get("context"):
-        description = (
-            f"*{context_label(r.get('context_label'), lang)}: {r['context']}*\n\n{description}"
-        )
-    fields: list[dict[str, Any]] = []
-    if tr:
-        value = (f"**{tr['title']}**\n" if tr.get("title") else "") + tr["text"]
-        label = tr["label"] if lang == "en" else translation_label(tr.get("edition_of"), lang)
-        fields.append(
-            {
-                "name": _(
-                    "Translation (%(language)s): %(label)s",
-                    lang,
-                    language=language_name(tr["lang"]),
-                    label=label,
-                ),
-                "value": value,
-            }
-        )
-    fields.append({"name": _("Source", lang), "value": citation_label(r["citation"], lang) or "—"})
+    if not tr:
+        return kind, context, None
+    label = (tr["lang"] == lang and tr.get("label_local")) or (
+        tr["label"] if lang == "en" else translation_label(tr.get("edition_of"), lang)
+    )
+    return (
+        kind,
+        context,
+        _(
+            "Translation (%(language)s): %(label)s",
+            lang,
+            language=language_in(tr["lang"], lang),
+            label=label,
+        ),
+    )
+
+
+def ruling_text(
+    r: dict[str, Any],
+    lang: str,
+    room: int = LIMITS["description"],
+    public_url: str | None = None,
+    asked: str | None = None,
+) -> str:
+    """A ruling's text as an embed's description, within `room` characters: the deciding
+    sentence (the API's ``evidence``) in bold, then the text the reader reads first (the
+    translation into their language, labelled, else the original) with that sentence bold in
+    it, then under a translation the original (the authority: linked, shortened when room is
+    short). Cut to fit, the text keeps the deciding sentence and shortens around it."""
+    tr, ev = r.get("translation"), r.get("evidence") or {}
+    text = (tr or r)["text"]
+    spans = spans_in(
+        text, ev.get("spans") if ev.get("shown") == ("translation" if tr else "text") else None
+    )
+    lead = bold(escape(truncate(ev.get("text"), LEAD_MAX).strip()))
+    bounds = [0, *(i for span in spans for i in span), len(text)]  # the text around the spans
+    rest = sum(len("".join(text[a:b].split())) for a, b in zip(bounds[::2], bounds[1::2]))
+    whole = len(text) <= LEAD_MAX + SHORT_REST and (
+        (bool(spans) and rest <= SHORT_REST) or text.strip() == (ev.get("text") or "").strip()
+    )
+    if whole and spans:  # the deciding sentence is (nearly) all of it: shown once, on top
+        lead = highlighted(text, spans, 2 * LEAD_MAX)
+    _kind, context_name, label = _labels(r, lang, asked)
+    notes = [f"*{label}*"] if label else []
+    context = (tr or {}).get("context") or r.get("context")
+    if context:
+        notes.append(f"*{context_name}: {escape(truncate(context, CONTEXT_MAX))}*")
+    top = "\n\n".join(p for p in (lead, "\n".join(notes)) if p)
+    if not tr:
+        body = "" if whole else highlighted(text, spans, room - len(top) - 2)
+        return "\n\n".join(p for p in (top, body) if p)
+    url = permalink(public_url, r["id"])
+    header = _(ORIGINAL, lang, language=language_in(r["lang"], lang))
+    header = f"*[{header}]({url})*" if url else f"*{header}*"
+    original_room = min(len(escape(r["text"])), ORIGINAL_ROOM) + len(header) + 7  # \n\n, \n>>>
+    body = "" if whole else highlighted(text, spans, room - len(top) - 2 - original_room)
+    shown = "\n\n".join(p for p in (top, body) if p) + f"\n\n{header}\n>>> "
+    ospans = spans_in(r["text"], ev.get("spans")) if ev.get("shown") == "text" else []
+    return shown + highlighted(r["text"], ospans, room - len(shown))
+
+
+def ruling_embed(
+    r: dict[str, Any],
+    public_url: str | None = None,
+    lang: str = "en",
+    *,
+    before: list[dict[str, Any]] | None = None,
+    after: list[dict[str, Any]] | None = None,
+    asked: str | None = None,
+) -> dict[str, Any]:
+    """One ruling in the reader's language (`lang`) first: its title, its text (``ruling_text``:
+    the deciding sentence, the translation, the original) sized to leave room for the fields,
+    the citation and cards (between the fields `before` and `after`), the permalink.
+    `asked`: the language of the API's ``*_local`` labels."""
+    tr = r.get("translation")
+    kind, _context, _label = _labels(r, lang, asked)
+    fields = [
+        *(before or []),
+        {"name": _("Source", lang), "value": local_source(r["citation"], lang, asked) or "—"},
+    ]
     if r.get("cards"):
         fields.append(
             {
@@ -162,10 +226,11 @@ def ruling_embed(
                 "inline": True,
             }
         )
-    original = _("original in %(language)s", lang, language=language_name(r["lang"]))
+    fields += after or []
+    original = _("original in %(language)s", lang, language=language_in(r["lang"], lang))
     embed: dict[str, Any] = {
-        "title": f"{kind_label(r['kind'], lang)}: {display_title(r, lang)}",
-        "description": description,
+        "title": f"{kind}: {local_title(r, lang, asked)}",
+        "description": "",
         "color": KIND_COLORS.get(r["kind"], CHECK_COLOR),
         "fields": fields,
         "footer": {"text": f"{r['id']} · {r['game']} · {original}"},
@@ -173,31 +238,43 @@ def ruling_embed(
     url = permalink(public_url, r["id"], tr["lang"] if tr else None)
     if url:
         embed["url"] = url
+    embed["description"] = ruling_text(r, lang, text_room(embed), public_url, asked)
     return embed
+
+
+def match_title(m: dict[str, Any], limit: int = 90) -> str:
+    """A nearest / related ruling's short title (its translation's first), cut to `limit`."""
+    tr = m.get("translation") or {}
+    return truncate(tr.get("title") or m.get("title") or tr.get("text") or m["text"], limit)
 
 
 def match_line(m: dict[str, Any], public_url: str | None, lang: str = "en") -> str:
     """One nearest / related ruling as a bullet line."""
-    tr = m.get("translation") or {}
-    title = truncate(tr.get("title") or m.get("title") or tr.get("text") or m["text"], 90)
+    title = match_title(m)
     return f"• {kind_label(m['kind'], lang)}: {ruling_ref(m['id'], public_url, title)}"
 
 
 def step_line(i: int, step: dict[str, Any], public_url: str | None, lang: str) -> str:
-    """One checker step: its action, value and the rulings it applies (or that none does)."""
+    """One checker step: its action, value, the rulings it applies (or that none does) and its
+    note, in the question's language when the API says them in it (``*_local``)."""
     cites = (
         ", ".join(ruling_ref(rid, public_url) for rid in step["rulings"])
         if step["rulings"]
         else "*" + _("no ruling in the archive", lang) + "*"
     )
-    return f"{i}. {step['action']} → **{_value(step['value'])}** · {cites}"
+    action = step.get("action_local") or step["action"]
+    note = step.get("note_local") or step.get("note")
+    return f"{i}. {action} → **{_value(step['value'])}** · {cites}" + (
+        f" · *{note}*" if note else ""
+    )
 
 
 def computed_field(
     computed: dict[str, Any], public_url: str | None = None, lang: str = "en"
 ) -> dict[str, Any]:
     """The computed answer of an ask as an embed field: the sentence, then the cited steps,
-    or what the question leaves out (the steps' own text is the checker's, in English)."""
+    or what the question leaves out (the steps in the question's language when the API gives
+    them, ``action_local``, else in English)."""
     name = _(
         "Computed from your question (%(check)s)",
         lang,
@@ -224,27 +301,28 @@ def computed_field(
 def answer_embed(
     res: dict[str, Any], public_url: str | None = None, lang: str = "en"
 ) -> dict[str, Any]:
-    """The answer to /v1/ask: the computed answer first when there is one, then the ruling
-    plus related ones, or the declined state."""
-    embed = _ruling_or_declined(res, public_url, lang)
-    if res.get("computed"):
-        embed["fields"].insert(0, computed_field(res["computed"], public_url, lang))
-    return embed
-
-
-def _ruling_or_declined(res: dict[str, Any], public_url: str | None, lang: str) -> dict[str, Any]:
+    """The answer to /v1/ask: the ruling (``ruling_embed``: its deciding sentence first, in
+    the reader's language first), the computed answer its first field when there is one and
+    the related rulings its last; or the declined state (the computed answer still first)."""
+    computed = [computed_field(res["computed"], public_url, lang)] if res.get("computed") else []
     if res["declined"] or not res.get("answer"):
-        return declined_embed(res, public_url, lang)
-    embed = ruling_embed(res["answer"], public_url, lang)
+        embed = declined_embed(res, public_url, lang)
+        embed["fields"][:0] = computed
+        return embed
     others = [m for m in res["matches"] if m["id"] != res["answer"]["id"]]
-    if others:
-        embed["fields"].append(
+    related = (
+        [
             {
                 "name": _("Related rulings", lang),
                 "value": "\n".join(match_line(m, public_url, lang) for m in others),
             }
-        )
-    return embed
+        ]
+        if others
+        else []
+    )
+    return ruling_embed(
+        res["answer"], public_url, lang, before=computed, after=related, asked=res.get("lang")
+    )
 
 
 def declined_embed(

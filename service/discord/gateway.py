@@ -5,9 +5,12 @@ Layers, each testable on its own:
   - what a command answers (``service.discord_commands``: shared with the HTTP interactions
     endpoint) and the embeds (``service.embeds``);
   - ``RulingsAPI``: a small async httpx client; every failure becomes ``ServiceError`` with a short
-    message fit for a player;
+    message fit for a player; it names itself to the API (``X-Rulings-Client: discord-gateway``)
+    and each question's server (``X-Rulings-Server``), which the question log keeps hashed;
   - handlers (``handle_rule`` ...) taking the interaction and the client as arguments: they defer
-    first (Discord's 3-second window), compute the reply, then send one follow-up;
+    first (Discord's 3-second window), compute the reply, then send one follow-up; a click on a
+    vote button under /rule's answer reaches ``handle_feedback`` (``FeedbackButton``, a dynamic
+    item: it works for every message the bot ever sent, across restarts);
   - the command definitions (``register_commands``), with names and descriptions translated for
     Discord from the gettext catalogues (``CatalogueTranslator``): one source for the gateway
     bot's sync and for ``rulings discord register`` (``command_payloads``).
@@ -24,11 +27,14 @@ import discord
 import httpx
 from discord import app_commands
 
+from service.discord.buttons import FeedbackButton, handle_feedback
 from service.discord.commands import (
     FAILED,
     REFUSED,
     TOO_SLOW,
     UNREACHABLE,
+    VOTE_GONE,
+    VOTE_OFF,
     ServiceError,
     parse_modifiers,
 )
@@ -75,14 +81,21 @@ class RulingsAPI:
         transport: httpx.AsyncBaseTransport | None = None,
         api_key: str | None = None,
     ):
-        headers = {"Accept": "application/json", "User-Agent": "rulings-discord-bot"}
+        headers = {
+            "Accept": "application/json",
+            "User-Agent": "rulings-discord-bot",
+            "X-Rulings-Client": "discord-gateway",  # the question log's channel
+        }
         if api_key:  # RULINGS_API_KEY: the bot speaks for many players, so it is not rate-limited
             headers["X-API-Key"] = api_key
         self._http = httpx.AsyncClient(
             base_url=base_url.rstrip("/"), timeout=timeout, transport=transport, headers=headers
         )
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    async def _request(
+        self, method: str, path: str, *, errors: dict[int, str] | None = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        """The JSON object answered; `errors`: the message (a msgid) for a status."""
         try:
             response = await self._http.request(method, path, **kwargs)
         except httpx.TimeoutException:
@@ -95,6 +108,8 @@ class RulingsAPI:
             data = response.json()
         except ValueError:
             data = None
+        if errors and response.status_code in errors:
+            raise ServiceError(errors[response.status_code])
         if response.status_code >= 500 or not isinstance(data, dict):
             log.error("API error %s on %s %s", response.status_code, method, path)
             raise ServiceError(FAILED)
@@ -104,15 +119,42 @@ class RulingsAPI:
         return data
 
     async def ask(
-        self, question: str, *, game: str | None = None, lang: str | None = None, k: int = 4
+        self,
+        question: str,
+        *,
+        game: str | None = None,
+        lang: str | None = None,
+        k: int = 4,
+        server: str | None = None,
+        hint: str | None = None,
     ) -> dict[str, Any]:
+        """An answer; `server`: the Discord server asked in (the log keeps only its hash);
+        `hint`: the user's language, sent as ``Accept-Language`` (the API's prior for the
+        question's language)."""
         body = {
             "question": question,
             "k": k,
             **({"game": game} if game else {}),
             **({"lang": lang} if lang else {}),
         }
-        return await self._request("POST", "/v1/ask", json=body)
+        headers = {
+            **({"X-Rulings-Server": server} if server else {}),
+            **({"Accept-Language": hint} if hint else {}),
+        }
+        return await self._request("POST", "/v1/ask", json=body, headers=headers or None)
+
+    async def feedback(
+        self, ask_id: str, helpful: bool, *, ruling: str | None = None
+    ) -> dict[str, Any]:
+        """A vote on an answer (POST /v1/feedback). A gone ask or ruling (404, 422) and a log
+        that is off or unreachable (503) each have their own message."""
+        body = {"ask_id": ask_id, "helpful": helpful, **({"ruling": ruling} if ruling else {})}
+        return await self._request(
+            "POST",
+            "/v1/feedback",
+            json=body,
+            errors={404: VOTE_GONE, 422: VOTE_GONE, 503: VOTE_OFF},
+        )
 
     async def rulings_for_card(
         self, card: str, *, lang: str | None = None, limit: int = 10
@@ -200,6 +242,7 @@ class RulingsBot(discord.AutoShardedClient):
             )
             games = check_games()
         register_commands(self.tree, self.api, self.settings, games, self.store)
+        self.add_dynamic_items(FeedbackButton)  # the vote buttons of every /rule answer
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.sync:
             synced = await self.tree.sync()
@@ -248,6 +291,7 @@ __all__ = [
     "BotError",
     "BotSettings",
     "CatalogueTranslator",
+    "FeedbackButton",
     "RulingsAPI",
     "RulingsBot",
     "answer_embed",
@@ -259,6 +303,7 @@ __all__ = [
     "fit_embed",
     "handle_damage",
     "handle_errata",
+    "handle_feedback",
     "handle_rule",
     "handle_settings_game",
     "parse_modifiers",

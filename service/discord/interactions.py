@@ -13,7 +13,14 @@ timestamp more than five minutes from now, a 401; a signed body that is not an i
     the user's locale, ephemeral unless ``public``: the message itself (type 4) when it is
     ready within ``REPLY_WITHIN`` seconds, else a deferred response (type 5) and the message
     sent later to the interaction's webhook;
+  - a click on a vote button under ``/rule``'s answer (type 3, custom_id ``fb:...``): the vote
+    recorded in the question log, then the message updated (type 7: the buttons removed, a
+    thank-you for the prompt), or a short message only the user sees when the vote cannot be
+    recorded (type 4); deferred (type 6) like a command when it takes longer;
   - the ``/errata`` card autocomplete (type 4) -> choices (type 8).
+
+The asks answered here go to the question log as the channel ``discord-interactions``, their
+server as a keyed hash (``service.discord.inprocess``).
 """
 
 from __future__ import annotations
@@ -34,13 +41,11 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 from werkzeug.exceptions import NotFound
 
-from checker import run_check
-from indexer.errors import RulingsError
 from service.discord import commands as dc
-from service.discord.commands import FAILED, REFUSED, Reply, ServiceError
+from service.discord.commands import FAILED, Reply, ServiceError
 from service.discord.guild_store import GuildSettings
-from service.http import models as m
-from service.http.context import MAX_BODY, HttpError, error_response, get_engine
+from service.discord.inprocess import EngineApi
+from service.http.context import MAX_BODY, HttpError, error_response, get_ask_log, get_engine
 from service.i18n import _
 
 log = logging.getLogger(__name__)
@@ -50,8 +55,8 @@ interactions = Blueprint("interactions", __name__)
 MAX_SKEW = 300  # seconds a signed timestamp may be from now
 REPLY_WITHIN = 2.0  # seconds before the answer is deferred (Discord waits 3)
 DISCORD_API = "https://discord.com/api/v10"
-PING, COMMAND, AUTOCOMPLETE = 1, 2, 4
-PONG, MESSAGE, DEFERRED, CHOICES = 1, 4, 5, 8
+PING, COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
+PONG, MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, CHOICES = 1, 4, 5, 6, 7, 8
 EPHEMERAL = 64
 MANAGE_GUILD, ADMINISTRATOR = 1 << 5, 1 << 3
 _workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="discord-interaction")
@@ -102,16 +107,20 @@ def _interaction(body: bytes) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise HttpError(400, "bad_request", "the body is not JSON") from None
-    if not isinstance(data, dict) or data.get("type") not in (PING, COMMAND, AUTOCOMPLETE):
-        raise HttpError(400, "bad_request", "not a Discord interaction of type 1, 2 or 4")
+    kinds = (PING, COMMAND, COMPONENT, AUTOCOMPLETE)
+    if not isinstance(data, dict) or data.get("type") not in kinds:
+        raise HttpError(400, "bad_request", "not a Discord interaction of type 1, 2, 3 or 4")
+    what = "custom_id" if data["type"] == COMPONENT else "name"  # a button's, or a command's
     if data["type"] != PING and not (
         isinstance(data.get("data"), dict)
-        and isinstance(data["data"].get("name"), str)
+        and isinstance(data["data"].get(what), str)
         and isinstance(data.get("token"), str)
         and isinstance(data.get("application_id"), str)
     ):
         raise HttpError(
-            400, "bad_request", "the interaction lacks its command, token or application id"
+            400,
+            "bad_request",
+            "the interaction lacks its command or component, token or application id",
         )
     return data
 
@@ -141,61 +150,12 @@ def discord_interaction():
         return jsonify({"type": PONG})
     if data["type"] == AUTOCOMPLETE:
         return jsonify({"type": CHOICES, "data": {"choices": _choices(data)}})
+    if data["type"] == COMPONENT:
+        return _component(data)
     return _command(data)
 
 
 # -- the commands, in-process ---------------------------------------------------------------
-class EngineApi:
-    """The rulings service in this process (``dc.Api``): the engine, validated as over HTTP."""
-
-    def __init__(self, engine: Any):
-        self.engine = engine
-
-    @staticmethod
-    def _call(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        try:
-            return func()
-        except RulingsError as exc:
-            if exc.status >= 500:
-                log.error("%s answering a Discord command: %s", exc.code, exc.message)
-                raise ServiceError(FAILED) from None
-            raise ServiceError(REFUSED, exc.message) from None
-
-    async def ask(
-        self, question: str, *, game: str | None = None, lang: str | None = None, k: int = 4
-    ) -> dict[str, Any]:
-        def answer() -> dict[str, Any]:
-            body = m.validated(
-                m.AskBody,
-                {
-                    "question": question,
-                    "k": k,
-                    **({"game": game} if game else {}),
-                    **({"lang": lang} if lang else {}),
-                },
-            )
-            return self.engine.ask(body.question, game=body.game, lang=body.lang, k=body.k)
-
-        return self._call(answer)
-
-    async def rulings_for_card(
-        self, card: str, *, lang: str | None = None, limit: int = 10
-    ) -> dict[str, Any]:
-        def find() -> dict[str, Any]:
-            query = m.validated(
-                m.RulingsQuery, {"card": card, "limit": limit, **({"lang": lang} if lang else {})}
-            )
-            return self.engine.find(card=query.card, lang=query.lang or None, limit=query.limit)
-
-        return self._call(find)
-
-    async def cards(self, typed: str = "") -> list[str]:
-        return self.engine.suggest_cards(typed[: m.MAX_CARD])
-
-    async def check(self, name: str, payload: dict[str, Any]) -> dict[str, Any]:
-        return self._call(lambda: run_check(name, payload))
-
-
 def _options(data: dict[str, Any]) -> dict[str, Any]:
     """{name: value} of a command's options (a subcommand's, for /settings game)."""
     options = data.get("options") or []
@@ -243,11 +203,11 @@ def _may_manage(data: dict[str, Any]) -> bool:
     )
 
 
-def _reply_job(data: dict[str, Any], engine: Any, public_url: str | None) -> Callable[[], Reply]:
+def _reply_job(data: dict[str, Any], api: EngineApi, public_url: str | None) -> Callable[[], Reply]:
     """The work of a command, to run apart from the request (it may take longer than 2 s)."""
     name, options, lang = data["data"]["name"], _options(data["data"]), _user_lang(data)
     ui, public = lang or "en", _typed(options, "public", bool, False)
-    api, store, guild = EngineApi(engine), GuildSettings(), _guild_id(data)
+    engine, store, guild = api.engine, GuildSettings(), _guild_id(data)
     if name == "rule":
         return lambda: asyncio.run(
             dc.rule_reply(
@@ -258,6 +218,8 @@ def _reply_job(data: dict[str, Any], engine: Any, public_url: str | None) -> Cal
                 lang=ui,
                 public_url=public_url,
                 public=public,
+                server=str(guild) if guild is not None else None,
+                hint=lang,
             )
         )
     if name == "errata":
@@ -301,32 +263,57 @@ def _reply_job(data: dict[str, Any], engine: Any, public_url: str | None) -> Cal
 def _command(data: dict[str, Any]):
     """A slash command: the message within REPLY_WITHIN seconds, else deferred and followed up."""
     public_url = current_app.config.get("PUBLIC_BASE_URL")  # RULINGS_PUBLIC_URL, by the settings
-    job = _reply_job(data, get_engine(), public_url)
+    # The engine and the log are taken here, in the app context the worker thread lacks.
+    return _respond(data, _reply_job(data, EngineApi(get_engine(), get_ask_log()), public_url))
+
+
+def _component(data: dict[str, Any]):
+    """A click on a vote button (``dc.feedback_reply``): the message updated, or a message."""
+    api, lang = EngineApi(get_engine(), get_ask_log()), _user_lang(data) or "en"
+    custom_id = data["data"]["custom_id"]
+    return _respond(data, lambda: asyncio.run(dc.feedback_reply(api, custom_id, lang)))
+
+
+def _respond(data: dict[str, Any], job: Callable[[], Reply]):
+    """The reply if `job` makes it within REPLY_WITHIN seconds (a message, or the clicked
+    message updated); else deferred, and the reply sent later to the interaction's webhook."""
     future: Future[Reply] = _workers.submit(job)
     try:
-        return jsonify({"type": MESSAGE, "data": future.result(timeout=REPLY_WITHIN).as_message()})
+        reply = future.result(timeout=REPLY_WITHIN)
+        return jsonify({"type": UPDATE if reply.update else MESSAGE, "data": reply.as_message()})
     except FutureTimeout:
         pass
-    public = _typed(_options(data["data"]), "public", bool, False)
+    component = data["type"] == COMPONENT
     webhook = (current_app.config.get("DISCORD_API_URL") or DISCORD_API).rstrip(
         "/"
-    ) + f"/webhooks/{data['application_id']}/{data['token']}/messages/@original"
+    ) + f"/webhooks/{data['application_id']}/{data['token']}"
     transport = current_app.config.get("DISCORD_TRANSPORT")  # tests: httpx.MockTransport
-    future.add_done_callback(lambda done: _follow_up(webhook, done, transport))
+    future.add_done_callback(lambda done: _follow_up(webhook, done, transport, component))
+    if component:  # the clicked message is updated later (or a message sent)
+        return jsonify({"type": DEFERRED_UPDATE})
+    public = _typed(_options(data["data"]), "public", bool, False)
     return jsonify({"type": DEFERRED, "data": {} if public else {"flags": EPHEMERAL}})
 
 
-def _follow_up(webhook: str, done: Future, transport: httpx.BaseTransport | None) -> None:
-    """Send a deferred answer by editing the interaction's original (thinking) message."""
+def _follow_up(
+    webhook: str, done: Future, transport: httpx.BaseTransport | None, component: bool = False
+) -> None:
+    """Send a deferred reply: edit the interaction's original message (a command's "thinking"
+    message, or the message whose button was clicked), or, for a vote that was not recorded, a
+    new message only the user sees (the answer and its buttons stay)."""
     try:
         reply: Reply = done.result()
     except Exception:  # the job itself failed: say so rather than leave "thinking" forever
-        log.exception("a deferred Discord command failed")
+        log.exception("a deferred Discord interaction failed")
         reply = Reply(content=ServiceError(FAILED).message)
-    message = {k: v for k, v in reply.as_message().items() if k != "flags"}  # set by the deferral
+    if component and not reply.update:
+        method, url, message = "POST", webhook, reply.as_message()
+    else:  # the flags were set by the deferral
+        method, url = "PATCH", f"{webhook}/messages/@original"
+        message = {k: v for k, v in reply.as_message().items() if k != "flags"}
     try:
         with httpx.Client(timeout=15, transport=transport) as http:
-            response = http.patch(webhook, json=message)
+            response = http.request(method, url, json=message)
         if response.status_code >= 400:
             log.warning(
                 "Discord refused a follow-up: %s %s", response.status_code, response.text[:200]

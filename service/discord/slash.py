@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from service.discord import commands as dc
+from service.discord.buttons import feedback_view
 from service.discord.commands import UNREACHABLE, Reply, ServiceError, locale_lang
 from service.discord.embeds import fit_embed
 from service.discord.guild_store import GuildSettings
@@ -78,7 +79,11 @@ def interaction_lang(interaction: Any) -> str | None:
 # -- handlers -------------------------------------------------------------------------------
 async def _send(interaction: Any, reply: Reply) -> None:
     if reply.embed is not None:
-        await interaction.followup.send(embed=to_embed(reply.embed), ephemeral=reply.ephemeral)
+        # The vote buttons, when the answer has them (view=None is not "no view" to discord.py).
+        extra = {"view": feedback_view(reply.components)} if reply.components else {}
+        await interaction.followup.send(
+            reply.content, embed=to_embed(reply.embed), ephemeral=reply.ephemeral, **extra
+        )
     else:
         await interaction.followup.send(reply.content, ephemeral=True)
 
@@ -97,9 +102,10 @@ async def handle_rule(
     store: GuildSettings | None = None,
 ) -> None:
     """/rule: answer a question (ephemeral unless public), about the server's default game
-    unless another is chosen."""
+    unless another is chosen; the vote buttons under it when the API logs the ask."""
     await interaction.response.defer(ephemeral=not public, thinking=True)
     default = await asyncio.to_thread(_default_game, store, interaction)
+    guild, lang = getattr(interaction, "guild_id", None), interaction_lang(interaction)
     await _send(
         interaction,
         await dc.rule_reply(
@@ -107,9 +113,11 @@ async def handle_rule(
             question,
             game=game,
             default_game=default,
-            lang=interaction_lang(interaction) or "en",
+            lang=lang or "en",
             public_url=settings.public_url,
             public=public,
+            server=str(guild) if guild else None,
+            hint=lang,
         ),
     )
 
@@ -374,4 +382,7 @@ class _NoApi:
         return []
 
     async def check(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise ServiceError(UNREACHABLE)
+
+    async def feedback(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         raise ServiceError(UNREACHABLE)

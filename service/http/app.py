@@ -14,21 +14,24 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from indexer.errors import RulingsError
+from service.asklog import AskLog
 from service.discord.interactions import interactions
 from service.http import limits as polite
 from service.http import metrics
 from service.http.context import MAX_BODY, error_response, get_engine
 from service.http.docs import docs
 from service.http.routes import api
-from service.settings import Settings
+from service.http.votes import votes
+from service.settings import OFF, Settings
 from service.web.page import web
 
 log = logging.getLogger(__name__)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app. Config keys: ARCHIVE_DIR, INDEX_DIR, MODEL, REBUILD_INDEX, EAGER_LOAD, and
-    SETTINGS (a ``service.settings.Settings`` instead of the environment's)."""
+    """Build the app. Config keys: ARCHIVE_DIR, INDEX_DIR, MODEL, REBUILD_INDEX, EAGER_LOAD,
+    ASK_LOG (RULINGS_LOG's value: a path, a URL or "off") and SETTINGS (a
+    ``service.settings.Settings`` instead of the environment's)."""
     # A bad environment value is one SettingsError line, at start.
     settings = (test_config or {}).get("SETTINGS") or Settings.load()
     app = Flask(__name__)
@@ -41,9 +44,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,
         PUBLIC_BASE_URL=settings.public_url,
         DISCORD_PUBLIC_KEY=settings.discord_public_key,
+        ASK_LOG=settings.ask_log,
     )
     if test_config:
         app.config.update(test_config)
+    if str(app.config["ASK_LOG"]).lower() != OFF:
+        app.extensions["rulings_ask_log"] = AskLog(
+            str(app.config["ASK_LOG"]),
+            days=settings.ask_log_days,
+            key=settings.secret("ask_log_key"),
+            on_failure=metrics.count_log_failure,
+        )
     metrics.install(app)  # first: it times everything after it, refusals included
     polite.install_cors(app, settings)
     polite.install_rate_limit(app, settings)
@@ -51,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     json_provider.ensure_ascii = False
     json_provider.sort_keys = False
     app.register_blueprint(api)
+    app.register_blueprint(votes)
     app.register_blueprint(docs)
     app.register_blueprint(web)
     app.register_blueprint(interactions)  # Discord over HTTP (a 404 without its key)

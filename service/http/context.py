@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from flask import current_app, jsonify, request
 
 from indexer.errors import RulingsError
+from service.asklog import AskLog
 from service.engine import Engine, EngineConfig
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ def get_engine() -> Engine:
                 engine = Engine(settings)
                 app.extensions["rulings_engine"] = engine
     return engine
+
+
+def get_ask_log() -> AskLog | None:
+    """The app's question log (None when RULINGS_LOG=off)."""
+    app = cast("LocalProxy[Flask]", current_app)._get_current_object()
+    return app.extensions.get("rulings_ask_log")
 
 
 def error_response(status: int, code: str, message: str):

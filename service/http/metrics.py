@@ -99,6 +99,16 @@ class _Metrics:
         self.computed = Counter(
             "rulings_computed_answers", "Answers the rules checker computed, by check", ["check"]
         )
+        self.log_failures = Counter(
+            "rulings_ask_log_failures",
+            "Question log writes that failed (the asks were answered), by stage "
+            "(write, vote, retention; dropped: an entry given up, held too long while the database "
+            "was away or refused by it)",
+            ["stage"],
+        )
+        self.feedback = Counter(
+            "rulings_feedback", "Votes on answers (POST /v1/feedback), by vote", ["vote"]
+        )
 
 
 _METRICS: _Metrics | None = None
@@ -121,6 +131,15 @@ def observe_ask(result: dict[str, Any]) -> dict[str, Any]:
         if check:
             found.computed.labels(str(check)).inc()
     return result
+
+
+def count_log_failure(stage: str) -> None:
+    """One failed write of the question log (called from its writing thread)."""
+    _metrics().log_failures.labels(stage).inc()
+
+
+def observe_feedback(helpful: bool) -> None:
+    _metrics().feedback.labels("helpful" if helpful else "unhelpful").inc()
 
 
 def install(app: Flask) -> None:

@@ -234,6 +234,16 @@ class CitationOut(Out):
     line: int | None = None
     label: str = Field(description="the citation as one line, ready to show")
     label_local: str = Field(description="the same line in the asker's language")
+    source_local: str | None = Field(
+        default=None,
+        description="the source's name in the asker's language (an edition's rulebook excerpt "
+        "said in it; any other source's name as the archive gives it)",
+    )
+    line_local: str | None = Field(
+        default=None,
+        description="the citation line in the asker's language, the source's name too "
+        "(`source_local`); `label_local` keeps the source's name as the archive gives it",
+    )
 
     @model_serializer(mode="wrap")
     def _without_absent(self, handler):
@@ -288,6 +298,11 @@ class RulingOut(Out):
     )
     related: list[str]
     display_title: str = Field(description="the title, or the source and pages when it has none")
+    display_title_local: str | None = Field(
+        default=None,
+        description="the title in the asker's language: the translation's, the title, else the "
+        "source and pages said in that language",
+    )
     kind_label: str
     kind_label_local: str = Field(description="the kind in the asker's language")
     context_label_local: str | None = Field(
@@ -297,8 +312,32 @@ class RulingOut(Out):
     language_name: str = Field(description="the original's language, by name")
 
 
+class SpanOut(Out):
+    start: int
+    end: int
+
+
+class EvidenceOut(Out):
+    """The sentence(s) of the shown text that best answer the question (picked by the model)."""
+
+    shown: Literal["translation", "text"] = Field(
+        description="which text the spans index: `translation` (the asker's language, shown "
+        "first) or `text` (the original)"
+    )
+    lang: str = Field(description="that text's language")
+    text: str = Field(description="the deciding sentence(s), as they stand in that text")
+    spans: list[SpanOut] = Field(description="each sentence's character offsets in that text")
+    score: float | None = Field(
+        description="the question's match with the sentence; null when the text is one sentence"
+    )
+
+
 class MatchOut(RulingOut):
     score: float
+    evidence: EvidenceOut | None = Field(
+        default=None,
+        description="the sentence that decides the question, in the text the asker reads first",
+    )
 
 
 class ComputedOut(Out):
@@ -308,7 +347,8 @@ class ComputedOut(Out):
     )
     result: dict[str, Any] | None = Field(
         description=(
-            "the check's full response, as POST /v1/check/<check> returns it for `input`; null "
+            "the check's full response, as POST /v1/check/<check>?lang=<the question's language> "
+            "returns it for `input` (each step also in it: `action_local`, `note_local`); null "
             "when something is missing or the check refused the values (see `notes`)"
         )
     )
@@ -348,6 +388,13 @@ class AskResponse(Out):
         ),
     )
     took_ms: float
+    ask_id: str | None = Field(
+        default=None,
+        description=(
+            "this ask's id in the question log, for POST /v1/feedback; null when the log is "
+            "off (RULINGS_LOG=off)"
+        ),
+    )
 
 
 class RulingList(Out):

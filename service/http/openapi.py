@@ -17,6 +17,8 @@ from pydantic.json_schema import models_json_schema
 from checker import CHECKS, check_module
 from checker.base import JsonSchema
 from service.http import models as m
+from service.http.checks import CheckQuery
+from service.http.votes import FeedbackBody, FeedbackOut
 
 if TYPE_CHECKING:
     from pydantic.json_schema import JsonSchemaMode
@@ -68,6 +70,15 @@ OPERATIONS: tuple[Operation, ...] = (
         m.AskResponse,
         body=m.AskBody,
         errors=(*BODY_ERRORS, 503),
+    ),
+    Operation(
+        "post",
+        "/v1/feedback",
+        "postFeedback",
+        "A vote on an answer: did it answer the question?",
+        FeedbackOut,
+        body=FeedbackBody,
+        errors=(*BODY_ERRORS, 404, 503),
     ),
     Operation(
         "get",
@@ -124,6 +135,7 @@ def check_operations() -> list[Operation]:
                 f"check{name.title()}",
                 f"Rules checker: {name}",
                 module.Response,
+                query=CheckQuery,
                 body=module.Request,
                 errors=BODY_ERRORS,
                 example=module.EXAMPLE,
@@ -247,7 +259,7 @@ def openapi_document(game_spellings: list[str]) -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {
             "title": "Rulings: curated, cited rules answers",
-            "version": "1.1.0",
+            "version": "1.2.0",
             "description": "Answers board-game rules questions with curated, cited rulings. "
             'Errors are always {"error": {"code", "message"}}.',
         },

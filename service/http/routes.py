@@ -4,12 +4,37 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from checker import run_check
+from indexer.language import LANGUAGES
+from service.computed import run_check
 from service.http import models as m
-from service.http.context import HttpError, get_engine, json_body, query_args
-from service.http.metrics import observe_ask
+from service.http.checks import CheckQuery
+from service.http.context import HttpError, get_ask_log, get_engine, json_body, query_args
+from service.http.metrics import INTERNAL, observe_ask
 
 api = Blueprint("api", __name__)
+
+
+#: The ``X-Rulings-Client`` values the service's own clients send (any other caller: "api").
+OWN_CLIENTS = ("page", "discord-gateway")
+
+
+def _answered(ask: m.AskBody) -> dict:
+    """The engine's answer, counted and logged (its ``ask_id``); the log never delays it."""
+    # The reader's language (the page sends its own; a browser or the bot the user's): a prior
+    # for detecting the question's, which a short question cannot show by itself.
+    hint = request.accept_languages.best_match(LANGUAGES)
+    answer = observe_ask(
+        get_engine().ask(ask.question, game=ask.game, lang=ask.lang, k=ask.k, hint=hint)
+    )
+    ask_log = get_ask_log()
+    if ask_log is not None and not request.environ.get(INTERNAL):  # the warm-up is no ask
+        client = request.headers.get("X-Rulings-Client", "").strip().lower()
+        channel = client if client in OWN_CLIENTS else "api"
+        # The gateway bot names the Discord server so that asks can be counted per server;
+        # the log keeps only a keyed hash of it.
+        server = request.headers.get("X-Rulings-Server") if channel == "discord-gateway" else None
+        answer["ask_id"] = ask_log.record(answer, channel, server)
+    return m.shaped(m.AskResponse, answer)
 
 
 # -- routes -------------------------------------------------------------------------------
@@ -17,24 +42,12 @@ api = Blueprint("api", __name__)
 def ask_get():
     if request.args.get("q") is None:
         raise HttpError(400, "bad_request", "missing query parameter 'q' (the question)")
-    ask = m.validated(m.AskQuery, query_args(keep_empty=("q", "k")))
-    return jsonify(
-        m.shaped(
-            m.AskResponse,
-            observe_ask(get_engine().ask(ask.question, game=ask.game, lang=ask.lang, k=ask.k)),
-        )
-    )
+    return jsonify(_answered(m.validated(m.AskQuery, query_args(keep_empty=("q", "k")))))
 
 
 @api.post("/v1/ask")
 def ask_post():
-    ask = m.validated(m.AskBody, json_body())
-    return jsonify(
-        m.shaped(
-            m.AskResponse,
-            observe_ask(get_engine().ask(ask.question, game=ask.game, lang=ask.lang, k=ask.k)),
-        )
-    )
+    return jsonify(_answered(m.validated(m.AskBody, json_body())))
 
 
 @api.get("/v1/rulings/<path:record_id>")
@@ -79,4 +92,6 @@ def healthz():
 
 @api.post("/v1/check/<name>")
 def check(name: str):
-    return jsonify(run_check(name, json_body()))
+    """A check's response; with ``?lang=``, its steps also in that language (``*_local``)."""
+    query = m.validated(CheckQuery, query_args())
+    return jsonify(run_check(name, json_body(), query.lang or None))

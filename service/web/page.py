@@ -165,7 +165,7 @@ def ruling_page(record_id: str) -> tuple[str, int] | str:
         ruling = engine.ruling(record_id, lang)
     except (NotFound, InvalidRequest):
         return render_template("not_found.html", **_context(record_id=record_id)), 404
-    related = [_related(engine, rid) for rid in ruling["related"]]
+    related = [_related(engine, rid, ui_language()) for rid in ruling["related"]]
     return render_template(
         "ruling.html",
         **_context(
@@ -177,8 +177,8 @@ def ruling_page(record_id: str) -> tuple[str, int] | str:
     )
 
 
-def _related(engine: Any, record_id: str) -> dict[str, Any] | None:
+def _related(engine: Any, record_id: str, ui: str) -> dict[str, Any] | None:
     try:
-        return engine.ruling(record_id)
+        return local_labels(engine.ruling(record_id), ui)
     except NotFound:
         return None

@@ -53,10 +53,23 @@ def test_every_ruling_has_text_in_all_seven_languages(archive):
 
 
 def test_every_ruling_has_four_to_six_search_keys_in_each_language(archive):
+    """Four to six written by a curator; questions promoted from the review queue (kept in
+    rulings/questions/answered.yaml) come on top of those."""
+    import yaml
+
+    from indexer.text import fold
+
+    answered = archive.root / "questions" / "answered.yaml"
+    promoted = {
+        (rid, item.get("lang"), fold(item["q"]))
+        for item in (yaml.safe_load(answered.read_text()) or [] if answered.exists() else [])
+        for rid in item.get("expect", [])
+    }
     for rec in archive.records.values():
         assert set(rec.asks) == set(LANGUAGES), rec.id
         for lang, keys in rec.asks.items():
-            assert 4 <= len(keys) <= 6, (rec.id, lang, len(keys))
+            written = [k for k in keys if (rec.id, lang, fold(k)) not in promoted]
+            assert 4 <= len(written) <= 6, (rec.id, lang, len(written))
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """The Discord bot without Discord: embeds, limits, handlers, autocomplete, API client, CLI,
-the user's language, the per-server default game and the on-demand sync.
+the user's language, the per-server default game, the on-demand sync and the vote buttons.
 
 Handlers run with a fake interaction and a fake API client; the real API client is tested
 against httpx.MockTransport (errors) and against the real server (`live_server`).
@@ -153,21 +153,25 @@ def assert_within_limits(embed: dict[str, Any]) -> None:
 # -- embeds ---------------------------------------------------------------------------------
 
 
-def test_answer_embed_shows_original_translation_citation_and_permalink():
+def test_answer_embed_shows_translation_then_original_citation_and_permalink():
     embed = bot.fit_embed(bot.answer_embed(ANSWER, PUBLIC))
     assert embed["title"] == "Rulebook: Frosthaven rulebook excerpt (Italian), pp. 18, 20, 34"
-    assert embed["description"].startswith("Scegli segretamente")
+    # The asker's language first (labelled), the original (the authority, linked) under it.
+    assert embed["description"] == (
+        "*Translation (English): unofficial translation; the original is the authority*\n\n"
+        + IT_1["translation"]["text"]
+        + f"\n\n*[Original (Italian)]({PUBLIC}/r/fh-it-1)*\n>>> "
+        + IT_1["text"]
+    )
     assert embed["url"] == f"{PUBLIC}/r/fh-it-1?lang=en"
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields[
-        "Translation (English): unofficial translation; the original is the authority"
-    ].startswith("You secretly choose")
+    assert list(fields) == ["Source", "Related rulings"]
     assert fields["Source"] == "Frosthaven rulebook excerpt (Italian) · pp. 18, 20, 34"
     assert (
         fields["Related rulings"]
         == f"• Erratum: [Item 225 is a one-hand item]({PUBLIC}/r/fh-errata-09)"
     )
-    assert embed["footer"]["text"] == "fh-it-1 · frosthaven · original in Italiano"
+    assert embed["footer"]["text"] == "fh-it-1 · frosthaven · original in Italian"
     assert_within_limits(embed)
 
 
@@ -218,7 +222,8 @@ def test_an_over_long_ruling_respects_every_limit():
         assert_within_limits(embed)
     embed = bot.fit_embed(bot.answer_embed(res, PUBLIC))
     assert embed["title"].endswith("…") and embed["description"].endswith("…")
-    assert embed["description"].startswith("*Situation: ccc")
+    assert embed["description"].startswith("*Translation (English): zzz")
+    assert "*Situation: ccc" in embed["description"]
 
 
 def test_fit_embed_drops_fields_past_25_and_says_so():
@@ -326,8 +331,10 @@ class FakeFollowup:
         *,
         embed: discord.Embed | None = None,
         ephemeral: bool = False,
+        **extra: Any,
     ) -> None:
-        self.events.append(("send", {"content": content, "embed": embed, "ephemeral": ephemeral}))
+        sent = {"content": content, "embed": embed, "ephemeral": ephemeral}
+        self.events.append(("send", {**sent, **extra}))  # `view` only when one is sent
 
 
 class FakeInteraction:
@@ -340,12 +347,17 @@ class FakeInteraction:
         )
         self.guild_id = guild_id
 
+    async def edit_original_response(self, **changes: Any) -> None:
+        self.events.append(("edit", changes))
+
 
 class FakeApi:
-    def __init__(self, events: list | None = None):
+    def __init__(self, events: list | None = None, ask_id: str | None = None):
         self.events = events if events is not None else []
         self.fail: ServiceError | None = None
         self.names: list[str] | None = None
+        self.ask_id = ask_id  # what the API's question log gives an ask (None: the log is off)
+        self.answers: dict[str, dict[str, Any]] = {}  # an answer of its own for a question
 
     async def _call(self, method: str, result: Any, **kwargs: Any) -> Any:
         self.events.append(("api", method, kwargs))
@@ -353,9 +365,11 @@ class FakeApi:
             raise self.fail
         return result
 
-    async def ask(self, question, *, game=None, lang=None, k=4):
+    async def ask(self, question, *, game=None, lang=None, k=4, server=None, hint=None):
+        answer = dict(self.answers.get(question) or (DECLINED if "pizza" in question else ANSWER))
+        answer["ask_id"] = self.ask_id
         return await self._call(
-            "ask", DECLINED if "pizza" in question else ANSWER, question=question, game=game
+            "ask", answer, question=question, game=game, server=server, hint=hint
         )
 
     async def rulings_for_card(self, card, *, lang=None, limit=10):
@@ -374,12 +388,22 @@ class FakeApi:
     async def check(self, name, payload):
         return await self._call("check", DAMAGE, name=name, payload=payload)
 
+    async def feedback(self, ask_id, helpful, *, ruling=None):
+        vote = {"ask_id": ask_id, "helpful": helpful, "ruling": ruling}
+        return await self._call("feedback", {**vote, "recorded": True}, **vote)
+
 
 def run_handler(
-    handler, *args, locale=discord.Locale.american_english, fail=None, guild_id=None, **kwargs
+    handler,
+    *args,
+    locale=discord.Locale.american_english,
+    fail=None,
+    guild_id=None,
+    ask_id=None,
+    **kwargs,
 ):
     interaction = FakeInteraction(locale, guild_id)
-    api = FakeApi(interaction.events)
+    api = FakeApi(interaction.events, ask_id)
     api.fail = fail
     asyncio.run(handler(interaction, api, BotSettings(public_url=PUBLIC), *args, **kwargs))
     return interaction.events
@@ -389,7 +413,12 @@ def test_rule_defers_first_then_follows_up_ephemeral():
     events = run_handler(bot.handle_rule, "can I do two top actions?")
     assert [e[0] for e in events] == ["defer", "api", "send"]
     assert events[0][1] == {"ephemeral": True, "thinking": True}
-    assert events[1][2] == {"question": "can I do two top actions?", "game": None}
+    assert events[1][2] == {
+        "question": "can I do two top actions?",
+        "game": None,
+        "server": None,
+        "hint": "en",  # the user's Discord language, the prior for the question's
+    }
     sent = events[2][1]
     assert sent["ephemeral"] is True and isinstance(sent["embed"], discord.Embed)
     assert sent["embed"].url == f"{PUBLIC}/r/fh-it-1?lang=en"
@@ -476,12 +505,21 @@ def test_replies_are_labelled_in_the_interaction_locale():
         bot.handle_rule, "kann ich zwei obere Aktionen ausführen?", locale=discord.Locale.german
     )
     embed = events[-1][1]["embed"].to_dict()
-    assert embed["title"] == "Regelbuch: Frosthaven rulebook excerpt (Italian), S. 18, 20, 34"
+    # Titles and sources in German too (the importer's English source name said in German).
+    assert (
+        embed["title"]
+        == "Regelbuch: Auszug aus dem Frosthaven-Regelbuch (Italienisch), S. 18, 20, 34"
+    )
     fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert fields["Quelle"] == "Frosthaven rulebook excerpt (Italian) · S. 18, 20, 34"
-    assert "Übersetzung (English): inoffizielle Übersetzung; maßgeblich ist das Original" in fields
+    assert fields["Quelle"] == "Auszug aus dem Frosthaven-Regelbuch (Italienisch) · S. 18, 20, 34"
+    assert embed["description"].startswith(
+        "*Übersetzung (Englisch): inoffizielle Übersetzung; maßgeblich ist das Original*"
+    )
+    assert (
+        "*[Original (Italienisch)](https://rulings.example.org/r/fh-it-1)*" in embed["description"]
+    )
     assert fields["Verwandte Regelentscheidungen"].startswith("• Erratum: ")
-    assert embed["footer"]["text"] == "fh-it-1 · frosthaven · Original auf Italiano"
+    assert embed["footer"]["text"] == "fh-it-1 · frosthaven · Original auf Italienisch"
     declined = run_handler(bot.handle_rule, "pizza?", locale=discord.Locale.french)[-1][1]["embed"]
     assert declined.title == "Aucune règle ne répond à cette question"
     assert "(aucune règle ne répond d'assez près à la question)" in declined.description
@@ -865,3 +903,253 @@ def test_the_bot_sends_the_api_key_when_it_is_set(monkeypatch):
     )
     bot.run_bot("t0ken", "http://api.test")
     assert made == {"key": "from-env"}
+
+
+# -- votes on /rule's answer ------------------------------------------------------------------
+
+ASK_ID = "0123456789abcdef0123456789abcdef"
+
+
+def buttons_of(view: discord.ui.View) -> list[tuple[str, str | None, str]]:
+    """(custom_id, label, emoji) of each button of a sent view."""
+    return [(b.custom_id, b.item.label, str(b.item.emoji)) for b in view.children]
+
+
+def test_rule_answer_carries_the_vote_buttons():
+    events = run_handler(bot.handle_rule, "can I do two top actions?", ask_id=ASK_ID)
+    sent = events[-1][1]
+    assert sent["content"] == "Did this answer it?" and sent["embed"].title.startswith("Rulebook")
+    assert all(isinstance(b, bot.FeedbackButton) for b in sent["view"].children)
+    assert buttons_of(sent["view"]) == [
+        (f"fb:1:{ASK_ID}", "Yes, it answers it", "👍"),
+        (f"fb:0:{ASK_ID}", "No, it does not", "👎"),
+    ]
+    assert sent["view"].timeout is None  # the buttons outlive any view the bot keeps
+
+
+def test_a_decline_offers_a_vote_for_each_nearest_ruling():
+    events = run_handler(bot.handle_rule, "pizza?", ask_id=ASK_ID, locale=discord.Locale.german)
+    sent = events[-1][1]
+    assert sent["content"] == "Beantwortet eine dieser Regelentscheidungen die Frage?"
+    assert buttons_of(sent["view"]) == [
+        (f"fb:1:{ASK_ID}:fh-errata-09", "Item 225 is a one-hand item", "👍"),
+        (f"fb:0:{ASK_ID}", "Keine davon", "👎"),
+    ]
+
+
+def test_no_buttons_when_the_log_is_off():
+    for question in ("two top actions?", "pizza?"):
+        sent = run_handler(bot.handle_rule, question)[-1][1]  # ask_id: null
+        assert "view" not in sent and sent["content"] is None
+    res = dict(ANSWER, ask_id=None)
+    assert dc.feedback_components(res) is None
+    assert dc.feedback_components(dict(res, ask_id="not-an-id")) is None
+    assert (
+        dc.feedback_components(dict(DECLINED, matches=[], ask_id=ASK_ID)) is None
+    )  # nothing shown
+
+
+def test_vote_buttons_stay_within_discords_limits():
+    long_title = dict(ERRATA_09, title="T" * 300)
+    nearest = [dict(long_title, id=f"fh-edge-{i:02}") for i in range(6)]
+    too_long_id = dict(ERRATA_09, id="x" * 63)  # over what a custom_id can carry: no button
+    res = dict(DECLINED, matches=[too_long_id, *nearest], ask_id=ASK_ID)
+    row = dc.feedback_components(res, "fr")
+    assert row is not None and row[0]["type"] == 1
+    buttons = row[0]["components"]
+    assert [b["custom_id"] for b in buttons] == [
+        f"fb:1:{ASK_ID}:fh-edge-00",
+        f"fb:1:{ASK_ID}:fh-edge-01",
+        f"fb:1:{ASK_ID}:fh-edge-02",
+        f"fb:0:{ASK_ID}",
+    ]  # three nearest at most, then "none of them"
+    assert all(len(b["label"]) <= 80 and len(b["custom_id"]) <= 100 for b in buttons)
+    assert buttons[0]["label"].endswith("…") and buttons[-1]["label"] == "Aucune"
+    for b in buttons:
+        vote = dc.FeedbackVote.parse(b["custom_id"])
+        assert vote is not None and vote.custom_id == b["custom_id"]
+
+
+@pytest.mark.parametrize(
+    "custom_id, vote",
+    [
+        (f"fb:1:{ASK_ID}", dc.FeedbackVote(ASK_ID, True)),
+        (f"fb:0:{ASK_ID}", dc.FeedbackVote(ASK_ID, False)),
+        (f"fb:1:{ASK_ID}:fh-clar-10", dc.FeedbackVote(ASK_ID, True, "fh-clar-10")),
+        (f"fb:2:{ASK_ID}", None),
+        (f"fb:1:{ASK_ID.upper()}", None),
+        (f"fb:1:{ASK_ID}:", None),
+        (f"fb:1:{ASK_ID}:a:b", None),
+        ("fb:1:abc", None),
+        ("rule:1", None),
+        ("", None),
+    ],
+)
+def test_vote_custom_ids(custom_id, vote):
+    assert dc.FeedbackVote.parse(custom_id) == vote
+
+
+def click(custom_id: str, *, fail=None, locale=discord.Locale.american_english):
+    interaction = FakeInteraction(locale)
+    api = FakeApi(interaction.events)
+    api.fail = fail
+    asyncio.run(bot.handle_feedback(interaction, api, custom_id))
+    return interaction.events
+
+
+def test_a_click_records_the_vote_and_updates_the_message():
+    events = click(f"fb:0:{ASK_ID}")
+    assert events == [
+        ("defer", {"ephemeral": False, "thinking": False}),  # a component's: type 6
+        ("api", "feedback", {"ask_id": ASK_ID, "helpful": False, "ruling": None}),
+        ("edit", {"content": "Thanks for your vote!", "view": None}),  # the buttons removed
+    ]
+    events = click(f"fb:1:{ASK_ID}:fh-errata-09", locale=discord.Locale.italian)
+    assert events[1][2] == {"ask_id": ASK_ID, "helpful": True, "ruling": "fh-errata-09"}
+    assert events[2][1]["view"] is None and events[2][1]["content"] != "Thanks for your vote!"
+
+
+@pytest.mark.parametrize(
+    "fail, expected",
+    [
+        (ServiceError(dc.VOTE_GONE), "This answer can no longer be voted on."),
+        (ServiceError(dc.VOTE_OFF), "Votes cannot be recorded right now. Please try again later."),
+        (ServiceError(dc.UNREACHABLE), dc.UNREACHABLE),
+    ],
+)
+def test_a_vote_that_fails_is_one_short_message(fail, expected):
+    events = click(f"fb:1:{ASK_ID}", fail=fail)
+    assert events[-1] == (
+        "send",
+        {"content": expected, "embed": None, "ephemeral": True},
+    )  # only the user sees it; the answer and its buttons stay
+    assert not any(e[0] == "edit" for e in events)
+    dutch = click(f"fb:1:{ASK_ID}", fail=fail, locale=discord.Locale.dutch)[-1][1]["content"]
+    assert dutch != expected  # in the user's language
+
+
+def test_a_malformed_vote_button_is_told_so_without_asking_the_api():
+    events = click("fb:9:nope")
+    assert [e[0] for e in events] == ["defer", "send"]
+    assert events[-1][1]["content"] == "This button is not known here."
+
+
+def test_a_click_reaches_the_dynamic_button_and_the_bots_api():
+    """discord.py swaps the clicked button for a FeedbackButton, then calls its callback."""
+    import re
+
+    interaction = FakeInteraction()
+    interaction.client = type("Bot", (), {"api": FakeApi(interaction.events)})()
+    template = bot.FeedbackButton.__discord_ui_compiled_template__
+    custom_id = f"fb:1:{ASK_ID}"
+    match = template.fullmatch(custom_id)
+    assert match and template.fullmatch("fb:" + "x" * 98) is None and not re.match(template, "x")
+    base = discord.ui.Button(label="Yes, it answers it", custom_id=custom_id)
+    item = asyncio.run(bot.FeedbackButton.from_custom_id(interaction, base, match))
+    asyncio.run(item.callback(interaction))
+    assert interaction.events[1] == (
+        "api",
+        "feedback",
+        {"ask_id": ASK_ID, "helpful": True, "ruling": None},
+    )
+    lost = FakeInteraction()
+    lost.client = object()  # not the RulingsBot: no API to vote through
+    asyncio.run(item.callback(lost))
+    assert lost.events[-1][1]["content"] == dc.UNREACHABLE
+
+
+def test_the_bot_listens_for_vote_buttons(tmp_path):
+    from service.discord.guild_store import GuildSettings
+
+    client = bot.RulingsBot(BotSettings(), FakeGamesApi(), GuildSettings(tmp_path / "db"))
+    registered = []
+    client.add_dynamic_items = lambda *items: registered.extend(items)
+    asyncio.run(client.setup_hook())
+    assert registered == [bot.FeedbackButton]
+
+
+def test_the_gateways_asks_name_the_client_and_the_server():
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=dict(ANSWER, ask_id=ASK_ID))
+
+    async def asks():
+        api = client_with(handler)
+        await api.ask("q", server="123456789012345678")
+        await api.ask("q")
+        await api.aclose()
+
+    asyncio.run(asks())
+    assert [r.headers["X-Rulings-Client"] for r in seen] == ["discord-gateway"] * 2
+    assert seen[0].headers["X-Rulings-Server"] == "123456789012345678"
+    assert "X-Rulings-Server" not in seen[1].headers
+    # handle_rule hands the server's id to the API, and nothing in a direct message.
+    assert run_handler(bot.handle_rule, "q?", guild_id=42)[1][2]["server"] == "42"
+    assert run_handler(bot.handle_rule, "q?")[1][2]["server"] is None
+
+
+@pytest.mark.parametrize(
+    "status, expected",
+    [(404, dc.VOTE_GONE), (422, dc.VOTE_GONE), (503, dc.VOTE_OFF), (500, dc.FAILED)],
+)
+def test_api_client_feedback_errors(status, expected):
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, json={"error": {"code": "x", "message": "no"}})
+
+    with pytest.raises(ServiceError) as caught:
+        asyncio.run(client_with(handler).feedback(ASK_ID, True))
+    assert caught.value.message == expected
+
+
+def test_a_vote_through_the_api_client_is_logged(fake_engine, tmp_path):
+    """The gateway's path end to end: ask with its headers, then vote, against the app."""
+    import sqlite3
+
+    from service.http.app import create_app
+
+    app = create_app({"TESTING": True, "ASK_LOG": str(tmp_path / "asks.sqlite3")})
+    app.extensions["rulings_engine"] = fake_engine
+    flask_client = app.test_client()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        res = flask_client.open(
+            request.url.raw_path.decode(),
+            method=request.method,
+            data=request.content,
+            headers=dict(request.headers),
+        )
+        return httpx.Response(
+            res.status_code, content=res.data, headers={"Content-Type": res.mimetype}
+        )
+
+    async def scenario():
+        api = client_with(handler)
+        try:
+            answer = await api.ask("Shield before Ward?", server="424242")
+            voted = await api.feedback(answer["ask_id"], False, ruling="fh-clar-10")
+            with pytest.raises(ServiceError) as unknown:
+                await api.feedback("f" * 32, True)
+            return answer, voted, unknown.value.message
+        finally:
+            await api.aclose()
+
+    answer, voted, unknown = asyncio.run(scenario())
+    assert voted == {
+        "ask_id": answer["ask_id"],
+        "helpful": False,
+        "ruling": "fh-clar-10",
+        "recorded": True,
+    }
+    assert unknown == dc.VOTE_GONE
+    app.extensions["rulings_ask_log"].flush()
+    db = sqlite3.connect(tmp_path / "asks.sqlite3")
+    try:
+        ask = db.execute("SELECT channel, server FROM asks WHERE id = ?", (answer["ask_id"],))
+        channel, server = ask.fetchone()
+        votes = db.execute("SELECT ask_id, helpful, ruling FROM feedback").fetchall()
+    finally:
+        db.close()
+    assert channel == "discord-gateway" and len(server) == 32 and "424242" not in server
+    assert votes == [(answer["ask_id"], 0, "fh-clar-10")]

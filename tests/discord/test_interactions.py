@@ -1,5 +1,6 @@
 """POST /discord/interactions with a key pair made here: signatures, PING, each command, the
-autocomplete, deferred answers and their follow-up, command registration. No network."""
+autocomplete, deferred answers and their follow-up, command registration, and the vote buttons
+under /rule (a signed click recorded in a question log of the test's own). No network."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ PUBLIC_KEY = SIGNING.verify_key.encode().hex()
 URL = "/discord/interactions"
 
 
-def make_app(engine, tmp_path, monkeypatch):
-    """The app with the endpoint on, over `engine`; the follow-ups it sends are recorded."""
+def make_app(engine, tmp_path, monkeypatch, ask_log: str | None = None):
+    """The app with the endpoint on, over `engine`, with a question log of its own (`ask_log`:
+    RULINGS_LOG's value; default a file in `tmp_path`); the follow-ups it sends are recorded."""
     from service.http.app import create_app
 
     monkeypatch.setenv("RULINGS_BOT_DB", str(tmp_path / "bot.sqlite3"))
@@ -39,6 +41,7 @@ def make_app(engine, tmp_path, monkeypatch):
             "DISCORD_PUBLIC_KEY": PUBLIC_KEY,
             "PUBLIC_BASE_URL": "https://rulings.example.org",
             "DISCORD_TRANSPORT": httpx.MockTransport(discord_api),
+            "ASK_LOG": ask_log or str(tmp_path / "asks.sqlite3"),
         }
     )
     app.extensions["rulings_engine"] = engine
@@ -420,3 +423,183 @@ def test_register_without_token_is_one_line(runner, monkeypatch):
     assert result.exit_code == 1 and result.output.strip().splitlines() == [
         "Error: DISCORD_TOKEN is not set: export the bot token from the Discord developer portal"
     ]
+
+
+# -- votes: the buttons under /rule and a click on one ----------------------------------------
+
+
+def rows(app, sql: str) -> list[tuple]:
+    """Rows of the app's question log (its queued asks written first)."""
+    import sqlite3
+
+    app.extensions["rulings_ask_log"].flush()
+    db = sqlite3.connect(app.config["ASK_LOG"])
+    try:
+        return db.execute(sql).fetchall()
+    finally:
+        db.close()
+
+
+@pytest.fixture()
+def quick_votes(monkeypatch):
+    """Votes answered in the response itself, never deferred, however busy the machine."""
+    monkeypatch.setattr(ix, "REPLY_WITHIN", 10)
+
+
+def click(custom_id: str, *, locale: str = "en-US", **data: Any) -> dict[str, Any]:
+    """A click on a button (a MESSAGE_COMPONENT interaction) as Discord signs it."""
+    return {
+        "type": 3,
+        "id": "444",
+        "application_id": "222",
+        "token": "tok-en",
+        "locale": locale,
+        "message": {"id": "555", "content": "Did this answer it?"},
+        "data": {"custom_id": custom_id, "component_type": 2, **data},
+    }
+
+
+def asked(client, question: str = "Shield before Ward?", **kwargs: Any) -> dict[str, Any]:
+    """A signed /rule and the message it answers with."""
+    res = post(client, command("rule", [opt("question", question)], **kwargs))
+    assert res.status_code == 200 and res.get_json()["type"] == 4
+    return res.get_json()["data"]
+
+
+def test_rule_is_logged_and_carries_the_vote_buttons(discord_app):
+    message = asked(discord_app.test_client(), guild="42")
+    buttons = message["components"][0]["components"]
+    ask_id = buttons[-1]["custom_id"].removeprefix("fb:0:")
+    assert len(ask_id) == 32 and message["content"] in (
+        "Did this answer it?",
+        "Does one of these rulings answer it?",
+    )
+    assert all(b["custom_id"].startswith(("fb:1:" + ask_id, "fb:0:" + ask_id)) for b in buttons)
+    assert all(b["type"] == 2 and 0 < len(b["label"]) <= 80 for b in buttons)
+    ((channel, server, question),) = rows(discord_app, "SELECT channel, server, question FROM asks")
+    assert channel == "discord-interactions" and question == "Shield before Ward?"
+    assert len(server) == 32 and server != "42"  # a keyed hash of the server, not its id
+    dm = asked(discord_app.test_client())  # no server in a direct message
+    assert dm["components"] and rows(discord_app, "SELECT server FROM asks")[1] == (None,)
+
+
+def test_no_buttons_when_the_log_is_off(fake_engine, tmp_path, monkeypatch, quick_votes):
+    app = make_app(fake_engine, tmp_path, monkeypatch, ask_log="off")
+    message = asked(app.test_client())
+    assert "components" not in message and "content" not in message and message["embeds"]
+    vote = post(app.test_client(), click("fb:1:" + "a" * 32)).get_json()
+    assert vote == {
+        "type": 4,
+        "data": {
+            "content": "Votes cannot be recorded right now. Please try again later.",
+            "flags": 64,
+            "allowed_mentions": {"parse": []},
+        },
+    }
+
+
+def test_a_signed_click_records_the_vote_and_updates_the_message(discord_app, quick_votes):
+    client = discord_app.test_client()
+    message = asked(client)
+    no = message["components"][0]["components"][-1]["custom_id"]
+    ask_id = no.removeprefix("fb:0:")
+    res = post(client, click(no, locale="fr"))
+    assert res.status_code == 200
+    assert res.get_json() == {
+        "type": 7,  # UPDATE_MESSAGE: the prompt replaced, the buttons removed, the embed kept
+        "data": {
+            "content": "Merci pour votre vote !",
+            "components": [],
+            "allowed_mentions": {"parse": []},
+        },
+    }
+    post(client, click(f"fb:1:{ask_id}:fh-clar-10"))  # a nearest ruling voted for
+    votes = rows(discord_app, "SELECT ask_id, helpful, ruling FROM feedback ORDER BY id")
+    assert votes == [(ask_id, 0, None), (ask_id, 1, "fh-clar-10")]
+
+
+def test_an_unsigned_click_is_refused(discord_app):
+    client = discord_app.test_client()
+    yes = asked(client)["components"][0]["components"][0]["custom_id"]
+    raw, headers = signed(click(yes))
+    res = client.post(URL, data=raw, headers={**headers, "X-Signature-Ed25519": "ab" * 64})
+    assert res.status_code == 401
+    assert post(client, click(yes), key=SigningKey.generate()).status_code == 401
+    assert rows(discord_app, "SELECT * FROM feedback") == []
+
+
+@pytest.mark.parametrize(
+    "custom_id, locale, expected",
+    [
+        ("fb:1:" + "a" * 32, "en-US", "This answer can no longer be voted on."),  # unknown ask
+        ("fb:1:" + "a" * 32, "de", "Für diese Antwort kann nicht mehr abgestimmt werden."),
+        ("fb:7:nonsense", "en-US", "This button is not known here."),
+        ("something-else", "en-US", "This button is not known here."),
+    ],
+)
+def test_a_click_that_cannot_vote_is_one_short_message(
+    discord_app, quick_votes, custom_id, locale, expected
+):
+    res = post(discord_app.test_client(), click(custom_id, locale=locale))
+    assert res.status_code == 200
+    assert res.get_json() == {
+        "type": 4,
+        "data": {"content": expected, "flags": 64, "allowed_mentions": {"parse": []}},
+    }
+
+
+def test_a_vote_for_a_ruling_that_left_the_archive_is_refused(discord_app, quick_votes):
+    client = discord_app.test_client()
+    ask_id = asked(client)["components"][0]["components"][-1]["custom_id"].removeprefix("fb:0:")
+    res = post(client, click(f"fb:1:{ask_id}:fh-gone-99")).get_json()
+    assert res["type"] == 4 and res["data"]["content"] == "This answer can no longer be voted on."
+    assert rows(discord_app, "SELECT * FROM feedback") == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": 3, "application_id": "222", "token": "t", "data": {"component_type": 2}},
+        {"type": 3, "application_id": "222", "token": "t", "data": {"custom_id": 5}},
+        {"type": 3, "token": "t", "data": {"custom_id": "fb:1:x"}},
+    ],
+)
+def test_a_click_without_its_custom_id_token_or_application_is_400(discord_app, body):
+    res = post(discord_app.test_client(), body)
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_request"
+
+
+def test_a_slow_vote_is_deferred_then_the_message_updated(discord_app, monkeypatch):
+    client = discord_app.test_client()
+    ask_id = asked(client)["components"][0]["components"][-1]["custom_id"].removeprefix("fb:0:")
+    release = threading.Event()
+    real_feedback = ix.EngineApi.feedback
+
+    async def slow(self, *args, **kwargs):
+        release.wait(10)
+        return await real_feedback(self, *args, **kwargs)
+
+    monkeypatch.setattr(ix.EngineApi, "feedback", slow)
+    monkeypatch.setattr(ix, "REPLY_WITHIN", 0.05)
+    assert post(client, click(f"fb:1:{ask_id}")).get_json() == {"type": 6}  # DEFERRED_UPDATE
+    release.set()
+    assert discord_app.followup_sent.wait(10)
+    method, url, message = discord_app.followups[0]
+    assert (method, url) == (
+        "PATCH",
+        "https://discord.com/api/v10/webhooks/222/tok-en/messages/@original",
+    )
+    assert message == {
+        "content": "Thanks for your vote!",
+        "components": [],
+        "allowed_mentions": {"parse": []},
+    }
+    # A slow vote that fails: a new message only the user sees, the answer left as it was.
+    discord_app.followup_sent.clear()
+    release.clear()
+    assert post(client, click("fb:0:" + "b" * 32)).get_json() == {"type": 6}
+    release.set()
+    assert discord_app.followup_sent.wait(10)
+    method, url, message = discord_app.followups[1]
+    assert (method, url) == ("POST", "https://discord.com/api/v10/webhooks/222/tok-en")
+    assert message["flags"] == 64 and message["content"] == "This answer can no longer be voted on."

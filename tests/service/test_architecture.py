@@ -123,7 +123,8 @@ def test_one_citation_line_everywhere(fast_client, runner):
 
 
 def test_the_page_script_builds_no_citation_of_its_own():
-    script = (REPO / "service" / "web" / "static" / "app.js").read_text()
+    static = REPO / "service" / "web" / "static"
+    script = "".join((static / name).read_text() for name in ("app.js", "ruling.js"))
     assert "citation.label" in script and "display_title" in script
     assert "pp. " not in script and "p. ${" not in script
 

@@ -200,7 +200,8 @@ def test_the_permalink_in_the_reader_language(fast_client):
     assert 'class="badge kind-rulebook">Regelbuch<' in page
     assert "Original (Italiano)" in page
     assert "Übersetzung (English): unofficial translation; the original is the authority" in page
-    assert "Frosthaven rulebook excerpt (Italian) · S. 18, 20, 34" in page
+    # the source named by the importer in English ("... (Italian)") is said in German too
+    assert "Auszug aus dem Frosthaven-Regelbuch (Italienisch) · S. 18, 20, 34" in page
     assert '<input type="hidden" name="ui" value="de">' in page
     missing = fast_client.get("/r/nope?ui=es")
     assert missing.status_code == 404 and "Esta regla no existe" in missing.get_data(as_text=True)
@@ -210,7 +211,7 @@ def test_every_script_message_is_extracted():
     """A t("...") the extractor misses (nested in another call, say) would never be translated."""
     from tests.web.test_routes import STATIC
 
-    for name in ("app.js", "calculators.js", "board.js", "board-answer.js"):
+    for name in ("app.js", "ruling.js", "calculators.js", "board.js", "board-answer.js"):
         literals = re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', (STATIC / name).read_text())
         assert literals and set(literals) <= i18n.script_msgids(), name
 

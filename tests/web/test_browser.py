@@ -379,7 +379,8 @@ def test_page_shows_the_computed_answer_first(page, live_server) -> None:
 def test_page_prefills_the_calculator_when_something_is_missing(page, live_server) -> None:
     ask(page, live_server, "Shield 2 against an attack, how much do I take?")
     computed = page.locator("#answer .computed")
-    assert "attack" in computed.locator(".missing").inner_text()
+    # the missing field named by its calculator's label, in the page's language
+    assert "Attack" in computed.locator(".missing").inner_text()
     computed.locator("button").click()
     assert page.input_value("#d-shield") == "2"
     assert page.input_value("#d-attack") == ""

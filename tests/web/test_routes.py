@@ -33,6 +33,8 @@ def test_index_page(fast_client):
     ):
         assert needle in page, needle
     assert re.search(r'<script type="module" src="/assets/app\.js\?v=\w+">', page)
+    # ruling.js (a ruling's card) is loaded by app.js from its content-hashed URL
+    assert re.search(r'id="answer"[^>]* data-script="/assets/ruling\.js\?v=\w+"', page)
     assert "script-src 'self'" in res.headers["Content-Security-Policy"]
 
 
@@ -81,6 +83,7 @@ def test_api_stays_json(fast_client):
     "name, mimetype",
     [
         ("app.js", "text/javascript"),
+        ("ruling.js", "text/javascript"),
         ("board.js", "text/javascript"),
         ("calculators.js", "text/javascript"),
         ("style.css", "text/css"),
@@ -106,6 +109,7 @@ def test_no_external_assets_and_no_inner_html():
     assert len((STATIC / "app.js").read_text().splitlines()) < 420
     assert len((STATIC / "board.js").read_text().splitlines()) < 300
     assert len((STATIC / "calculators.js").read_text().splitlines()) < 300
+    assert len((STATIC / "ruling.js").read_text().splitlines()) < 200
 
 
 def test_index_page_has_the_monster_board(fast_client):
@@ -143,3 +147,17 @@ def test_index_page_has_the_monster_board(fast_client):
         'id="board-result" class="results" aria-live="polite"',
     ):
         assert needle in page, needle
+
+
+def test_ruling_permalink_reads_the_readers_language_first(fast_client):
+    """The translation into the reader's language first, the original (named) under it; the
+    title and the source in the reader's language, not the importer's English."""
+    page = fast_client.get("/r/fh-it-1?lang=da&ui=da").get_data(as_text=True)
+    assert "rulebook excerpt" not in page
+    assert (
+        '<h1 class="title">Uddrag af Frosthaven-regelbogen (italiensk), side 18, 20, 34</h1>'
+        in page
+    )
+    assert "Kilde:</span> Uddrag af Frosthaven-regelbogen (italiensk) · side 18, 20, 34" in page
+    assert page.index('class="translation" lang="da"') < page.index('class="original" lang="it"')
+    assert "Original (Italiano)" in page

@@ -47,7 +47,9 @@ const seq = new WeakMap();
 
 /** GET (no body) or POST JSON; resolves to the JSON, rejects with the API's error message. */
 async function api(path, body) {
-  const init = { headers: { Accept: "application/json" } };
+  // The log counts the page's asks apart from other callers' (service/http/routes.py); the
+  // page's language is the API's prior for the question's (a short question cannot show it).
+  const init = { headers: { Accept: "application/json", "Accept-Language": UI, "X-Rulings-Client": "page" } };
   if (body !== undefined) {
     init.method = "POST";
     init.headers["Content-Type"] = "application/json";
@@ -60,9 +62,16 @@ async function api(path, body) {
     throw new Error(t("The server cannot be reached. Check the connection and try again."));
   }
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data?.error?.message || t("The server answered %(status)s.", { status: response.status }));
+  if (!response.ok) {
+    const error = new Error(data?.error?.message || t("The server answered %(status)s.", { status: response.status }));
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
+
+/** A check of the rules checker, its steps also said in the page's language (`*_local`). */
+const checkApi = (path, body) => api(`${path}?${query({ lang: UI })}`, body);
 
 /** A query string without the empty values. */
 function query(params) {
@@ -90,62 +99,33 @@ async function load(target, message, fetcher, render) {
 
 // Labels (title, kind, citation, language and game names) come ready-made with each ruling
 // from the API (service/presentation.py): the page only renders them, those of a fixed
-// vocabulary in the page's language (LABELS, made by presentation.py too).
+// vocabulary in the page's language (LABELS, made by presentation.py too). A ruling's card is
+// ruling.js's (loaded with its content-hashed URL, before any answer is rendered).
 const label = (group, key, fallback) => LABELS[group]?.[key] || fallback;
-const kindClass = (kind) => "badge kind-" + kind.replace(/\s+/g, "-");
 const langName = (code) => LANGS[code] || code;
+let R = null;  // ruling.js: renderRuling, badge, permalink, titleOf, titleLang, citationOf
 
-function permalink(ruling) {
-  const lang = ruling.translation ? `?lang=${encodeURIComponent(ruling.translation.lang)}` : "";
-  return `/r/${encodeURIComponent(ruling.id)}${lang}`;
+async function loadRulings() {
+  const { initRulings } = await import($("#answer").dataset.script);
+  R = initRulings({ el, t, label, findCard });
 }
+const ready = loadRulings();
 
-function badge(r) {
-  return el("span", { class: kindClass(r.kind) }, label("kind", r.kind, r.kind_label));
-}
-
-function translationBlock(tr) {
-  return el("div", { class: "translation", lang: tr.lang },
-    el("p", { class: "label" }, t("Translation (%(language)s): %(label)s",
-      { language: tr.language_name, label: label("translation", tr.edition_of ? "edition" : "ours", tr.label) })),
-    tr.title && el("p", { class: "tr-title" }, tr.title),
-    tr.context && el("p", { class: "context" }, tr.context),
-    el("p", {}, tr.text));
-}
-
-function cardChips(cards) {
-  if (!cards.length) return null;
-  return el("p", { class: "cards" }, el("span", { class: "label" }, t("About:")), " ",
-    cards.map((c) => el("button", {
-      type: "button", class: "chip", title: t("Find every ruling about %(card)s", { card: c.label }),
-      onclick: () => findCard(c.label, { scroll: true }),
-    }, c.label)));
-}
-
-/** One ruling as a card: badge, title, original, translation, cards, citation. */
-function renderRuling(r, heading = "h3") {
-  const title = r.display_title;
-  return el("article", { class: "ruling", "data-id": r.id },
-    el("div", { class: "meta" }, badge(r), " ",
-      el("span", { class: "game" }, r.game_name), " ",
-      el("span", { class: "lang", title: t("language of the original") }, r.lang.toUpperCase()), " ",
-      el("span", { class: "rid" }, r.id)),
-    el(heading, { class: "title" }, el("a", { href: permalink(r) }, title)),
-    r.context && el("p", { class: "context" },
-      el("strong", {}, `${label("context", r.context_label || "CONTEXT", r.context_label_local)}:`), " ", r.context),
-    el("blockquote", { class: "original", lang: r.lang },
-      el("p", { class: "label" }, t("Original (%(language)s)", { language: r.language_name })), el("p", {}, r.text)),
-    r.translation && translationBlock(r.translation),
-    cardChips(r.cards),
-    el("footer", { class: "citation" }, el("span", { class: "label" }, t("Source:")), " ",
-      r.citation.label_local || r.citation.label));
-}
-
-/** A line linking to a ruling's permalink (related / nearest rulings). */
-function rulingLink(r) {
-  const title = r.translation?.title || r.title || snippet(r.translation?.text || r.text);
-  return el("li", {}, badge(r), " ", el("a", { href: permalink(r) }, title), " ",
-    el("span", { class: "muted" }, `${r.id} · ${r.citation.label_local || r.citation.label}`));
+/** A line linking to a ruling's permalink (related / nearest rulings); with `askId` (a
+ * decline's nearest ruling), a button to say that this ruling answers the question. */
+function rulingLink(r, askId = null) {
+  // Its title, else (a rulebook passage) its source and pages; its deciding sentence under it.
+  const ev = r.evidence;
+  const titled = Boolean(r.translation?.title || r.title);
+  const [title, lang] = titled ? [r.translation?.title || r.title, R.titleLang(r)]
+    : ev ? [R.titleOf(r), null] : [snippet(r.translation?.text || r.text), r.translation?.lang || r.lang];
+  const source = titled ? ` · ${r.citation.source_local || r.citation.source}` : "";
+  const id = askId ? nextId("near") : null;
+  const line = [R.badge(r), " ", el("a", { href: R.permalink(r), id, lang }, title), " ",
+    el("span", { class: "muted" }, `${r.id}${source}`),
+    ev && el("span", { class: "evidence-snippet", lang: ev.lang }, snippet(ev.text, 160))];
+  if (!askId) return el("li", {}, line);
+  return el("li", { class: "pickable" }, el("span", {}, line), answersIt(askId, r.id, id));
 }
 
 const snippet = (text, n = 90) => (text.length > n ? text.slice(0, n - 1).trimEnd() + "…" : text);
@@ -158,18 +138,91 @@ function renderAnswer(res) {
       el("h2", {}, t("No ruling found")),
       el("p", {}, t("No ruling in the archive answers this question, and nothing is made up."), " ",
         t("Try rephrasing it, or choose the game.")),
-      res.reason && el("p", { class: "muted" }, t("Why: %(reason)s.", { reason: label("reason", res.reason, res.reason) })),
+      res.reason && el("p", { class: "muted" },
+        t("Why: %(reason)s.", { reason: label("reason", res.reason, res.reason_local || res.reason) })),
       res.matches.length > 0 && el("h3", {}, t("Nearest rulings")),
-      res.matches.length > 0 && el("ul", { class: "related" }, res.matches.map(rulingLink)),
+      res.matches.length > 0 && el("ul", { class: "related" }, res.matches.map((r) => rulingLink(r, res.ask_id))),
       el("p", { class: "muted" }, lang));
   }
   const others = res.matches.slice(1);
   return el("div", { class: "answered" }, computed,
     el("p", { class: "status" }, t("Best ruling for “%(question)s”", { question: res.question }),
       ` · ${lang} · ${Math.round(res.took_ms)} ms`),
-    renderRuling(res.answer, "h2"),
+    R.renderRuling(res.answer, "h2"),
+    helpfulBar(res.ask_id),
     others.length > 0 && el("section", { class: "more", "aria-label": t("Related rulings") },
-      el("h3", {}, t("Related rulings")), el("ul", { class: "related" }, others.map(rulingLink))));
+      el("h3", {}, t("Related rulings")), el("ul", { class: "related" }, others.map((r) => rulingLink(r)))));
+}
+
+// ---- feedback: votes on an answer (POST /v1/feedback; none when the log is off: no ask_id) ----
+
+let lastId = 0;
+const nextId = (prefix) => `${prefix}-${++lastId}`;
+
+/** "Did this answer it?" Yes / No; a "No" asks for an optional note before it is sent. */
+function helpfulBar(askId) {
+  if (!askId) return null;
+  const id = nextId("fb");
+  const bar = el("div", { class: "feedback", role: "group", "aria-labelledby": id },
+    el("span", { id, class: "fb-q" }, t("Did this answer it?")));
+  const actions = el("span", { class: "fb-actions" },
+    el("button", { type: "button", class: "secondary", onclick: () => vote(bar, { ask_id: askId, helpful: true }, actions) }, t("Yes")),
+    el("button", { type: "button", class: "secondary", onclick: () => noteForm(bar, actions, askId) }, t("No")));
+  bar.append(actions);
+  return bar;
+}
+
+function noteForm(bar, actions, askId) {
+  const id = nextId("fb-note");
+  const input = el("input", { id, type: "text", maxlength: 200, autocomplete: "off", enterkeyhint: "send" });
+  const form = el("form", { class: "fb-note", onsubmit: (event) => {
+    event.preventDefault();
+    vote(bar, { ask_id: askId, helpful: false, note: input.value.trim() || undefined }, form);
+  } },
+  el("label", { for: id }, t("What was missing? (optional)")),
+  el("span", { class: "searchrow" }, input, el("button", { type: "submit" }, t("Send"))));
+  actions.replaceWith(form);
+  input.focus();
+}
+
+/** "This one answers it", beside a decline's nearest ruling (described by its title). */
+function answersIt(askId, ruling, titleId) {
+  const box = el("span", { class: "fb-pick" });
+  box.append(el("button", { type: "button", class: "secondary", "aria-describedby": titleId,
+    onclick: () => vote(box, { ask_id: askId, helpful: true, ruling }) }, t("This one answers it")));
+  return box;
+}
+
+/** Send a vote from the `controls` in `box`: then a thanks in `box`'s place (focused, so that
+ * the keyboard stays there), or a short message and the controls back to try again. */
+async function vote(box, body, controls = box) {
+  const inputs = [...controls.querySelectorAll("button, input")];
+  inputs.forEach((input) => { input.disabled = true; });
+  box.querySelector(".fb-error")?.remove();
+  try {
+    await postVote(body);
+    const thanks = el("span", { class: "thanks", role: "status", tabindex: "-1" }, t("Thanks!"));
+    box.removeAttribute("role");
+    box.removeAttribute("aria-labelledby");
+    box.replaceChildren(thanks);
+    thanks.focus();
+  } catch (error) {
+    console.warn("feedback not recorded:", error.message);
+    inputs.forEach((input) => { input.disabled = false; });
+    box.append(el("span", { class: "fb-error", role: "alert" }, t("Not sent. Try again.")));
+  }
+}
+
+/** POST the vote; a 404 is tried again twice: the ask may still be on its way into the log
+ * (another worker answered it, and writes its asks a moment later). */
+async function postVote(body, waits = [1000, 2000]) {
+  try {
+    return await api("/v1/feedback", body);
+  } catch (error) {
+    if (error.status !== 404 || !waits.length) throw error;
+    await new Promise((resolve) => setTimeout(resolve, waits[0]));
+    return postVote(body, waits.slice(1));
+  }
 }
 
 // ---- ask -------------------------------------------------------------------------------------
@@ -198,8 +251,8 @@ function ask({ q, game = "", lang = "" }, { push = true } = {}) {
   $("#game").value = game in GAMES ? game : "";
   $("#lang").value = lang in LANGS ? lang : "";
   if (push) updateUrl({ q, game, lang });
-  return load($("#answer"), t("Searching the archive…"),
-    () => api(`/v1/ask?${query({ q, game: $("#game").value, lang: $("#lang").value, k: 5 })}`), renderAnswer);
+  const params = query({ q, game: $("#game").value, lang: $("#lang").value, k: 5 });
+  return load($("#answer"), t("Searching the archive…"), () => ready.then(() => api(`/v1/ask?${params}`)), renderAnswer);
 }
 
 // ---- errata by card ----------------------------------------------------------------------------
@@ -207,7 +260,7 @@ function ask({ q, game = "", lang = "" }, { push = true } = {}) {
 function renderErrata(res) {
   if (!res.results.length) return el("p", { class: "empty" }, t("No ruling is about that card."));
   const count = t("Rulings found: %(count)s", { count: res.total });
-  return el("div", {}, el("p", { class: "status" }, count), res.results.map((r) => renderRuling(r, "h3")));
+  return el("div", {}, el("p", { class: "status" }, count), res.results.map((r) => R.renderRuling(r, "h3")));
 }
 
 function findCard(card, { push = true, scroll = false } = {}) {
@@ -216,7 +269,7 @@ function findCard(card, { push = true, scroll = false } = {}) {
   if (scroll) $("#errata-h").scrollIntoView({ behavior: "smooth" });
   // The rulings come translated into the chosen language, else into the page's.
   return load($("#errata"), t("Looking up the card…"),
-    () => api(`/v1/rulings?${query({ card, lang: $("#lang").value || UI, limit: 20 })}`), renderErrata);
+    () => ready.then(() => api(`/v1/rulings?${query({ card, lang: $("#lang").value || UI, limit: 20 })}`)), renderErrata);
 }
 
 async function loadCardNames() {
@@ -230,17 +283,18 @@ async function loadCardNames() {
 
 // ---- checker ---------------------------------------------------------------------------------
 
-const formatItem = (v) => (typeof v === "object" && v ? JSON.stringify(v) : String(v));
+const formatItem = (v) => (typeof v === "boolean" ? (v ? t("Yes") : t("No"))
+  : typeof v === "object" && v ? JSON.stringify(v) : String(v));
 const formatValue = (v) => (Array.isArray(v) ? v.map(formatItem).join(", ") : formatItem(v));
 
 function renderSteps(steps) {
   return el("ol", { class: "steps" }, steps.map((s) => el("li", {},
-    el("span", { class: "action" }, s.action), " → ", el("strong", {}, formatValue(s.value)), " ",
+    el("span", { class: "action" }, s.action_local || s.action), " → ", el("strong", {}, formatValue(s.value)), " ",
     s.rulings.length
       ? el("span", { class: "cites" }, t("Rulings:"), " ",
         s.rulings.map((id, i) => [i ? ", " : "", el("a", { href: `/r/${encodeURIComponent(id)}` }, id)]))
       : el("span", { class: "noruling" }, t("no ruling in the archive")),
-    s.note && el("p", { class: "note" }, s.note))));
+    (s.note_local || s.note) && el("p", { class: "note" }, s.note_local || s.note))));
 }
 
 // ---- calculators (calculators.js, loaded with its content-hashed URL, like the board) ----------
@@ -252,7 +306,7 @@ async function loadCalculators() {
   const section = $("#calculators");
   try {
     const { initCalculators } = await import(section.dataset.script);
-    renderComputed = initCalculators({ $, el, api, load, renderSteps, t, label, onSubmit });
+    renderComputed = initCalculators({ $, el, api: checkApi, load, renderSteps, t, label, onSubmit });
   } catch (error) {
     console.error("calculators unavailable:", error);
     section.append(el("p", { class: "error", role: "alert" }, t("The calculators could not be loaded.")));
@@ -266,7 +320,7 @@ async function loadBoard() {
   if (!section) return;
   try {
     const { initBoard } = await import(section.dataset.script);
-    initBoard({ el, api, load, renderSteps, t });
+    initBoard({ el, api: checkApi, load, renderSteps, t });
   } catch (error) {
     console.error("board editor unavailable:", error);
     section.append(el("p", { class: "error", role: "alert" }, t("The board editor could not be loaded.")));
@@ -300,7 +354,8 @@ async function init() {
   window.addEventListener("popstate", () => { syncLanguageLinks(); runFromUrl(); });
   loadCardNames();
   loadBoard();
-  await loadCalculators();  // before a question in the address is asked: its computed answer
+  // Before a question in the address is asked: its computed answer, its ruling's card.
+  await Promise.all([loadCalculators(), ready.catch((error) => console.error("rulings unavailable:", error))]);
   runFromUrl();
 }
 

@@ -65,7 +65,7 @@ export function answerView({ el, renderSteps, t }, res, show) {
   }
   status.textContent = drawn();
   return el("div", { class: "monster-answer" },
-    el("p", { class: "verdict" }, res.explanation),
+    el("p", { class: "verdict" }, res.explanation_local || res.explanation),
     several && el("p", { class: "hint" }, t("These options are equally valid: the players choose."), " ",
       t("Each has its own colour on the board; pick one below, or step through them, to draw it in full.")),
     several && el("div", { class: "buttons option-stepper" },

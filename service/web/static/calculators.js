@@ -187,6 +187,20 @@ function openCalculator(check, input) {
   (empty || form.querySelector("input, select")).focus({ preventScroll: true });
 }
 
+/** A field the question leaves out, by its calculator's label in the page's language: "attack"
+ * -> "Angreb", "figures[1].initiative" -> "Drifter: Initiativ" (else the field's own name). */
+function fieldLabel(check, field, input) {
+  const [, list, k, name] = field.match(/^(\w+)\[(\d+)\]\.(\w+)$/) || [];
+  if (list === "figures") {
+    const words = { initiative: t("Initiative"), second: t("Second card"), summoner: t("Summoner") };
+    return `${input.figures?.[k]?.name || t("Figures")}: ${words[name] || name}`;
+  }
+  if (field === "cards") return t("Card %(n)s", { n: "1, 2" });
+  const control = PREFILL[check] && $(`#${check}-form [name="${field}"]`);
+  const text = control && document.querySelector(`label[for="${control.id}"]`)?.firstChild?.textContent;
+  return text?.trim() || field;
+}
+
 /** The computed answer: the sentence, then each step with its citation; when the question
  * leaves out what the answer depends on, what is missing and the calculator prefilled. */
 function renderComputed(c) {
@@ -195,9 +209,11 @@ function renderComputed(c) {
     el("p", { class: "label" }, title),
     el("p", { class: "verdict summary" }, el("strong", {}, c.summary)),
     c.missing.length > 0 && el("p", { class: "missing" },
-      t("Not in the question: %(fields)s. Nothing is guessed.", { fields: c.missing.join(", ") })),
+      t("Not in the question: %(fields)s. Nothing is guessed.",
+        { fields: c.missing.map((f) => fieldLabel(c.check, f, c.input)).join(", ") })),
     c.result && renderSteps(c.result.steps),
-    c.notes.length > 0 && el("ul", { class: "notes" }, c.notes.map((n) => el("li", { class: "note" }, n))),
+    // The reader's notes are in English only (checker/reader): marked so, for screen readers.
+    c.notes.length > 0 && el("ul", { class: "notes", lang: "en" }, c.notes.map((n) => el("li", { class: "note" }, n))),
     c.check in PREFILL && el("button", {
       type: "button", class: c.missing.length ? "" : "secondary",
       onclick: () => openCalculator(c.check, c.input),
