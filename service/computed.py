@@ -82,7 +82,7 @@ class Computation:
         outcome = self.outcomes.get(chosen) if chosen else None
         if outcome is None and chosen and not reading.missing:
             outcome = _run(reading, chosen)  # a game the question's reading did not run for
-        return computed(reading, outcome)
+        return computed(reading, outcome, translator(reading.lang))
 
 
 def translator(lang: str | None) -> Translate:

@@ -53,7 +53,7 @@ PYTHON_SOURCES = (
 #: The rules checker's modules (globs from the repository's root): the sentences of their steps
 #: and of the monster's explanation (``msg("...")``, checker.message), said in the asker's
 #: language in computed answers.
-CHECKER_SOURCES = ("checker/*.py", "checker/monster/*.py")
+CHECKER_SOURCES = ("checker/*.py", "checker/monster/*.py", "checker/reader/*.py")
 SCRIPT_SOURCES = (
     "web/static/app.js",
     "web/static/ruling.js",

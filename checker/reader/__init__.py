@@ -26,6 +26,7 @@ from typing import Any
 
 from checker import run_check
 from checker.base import GAMES, CheckInputError
+from checker.message import Sentence, Translate, msg, render
 from checker.reader import advantage, damage, exhaustion, initiative
 from checker.reader.lexicon import lexicon
 from checker.reader.reading import Reading, with_game
@@ -44,19 +45,19 @@ READERS: tuple[Callable[[Scan, str], Reading | None], ...] = (
 )
 
 
-def game_named(found: Scan) -> tuple[str | None, list[str]]:
+def game_named(found: Scan) -> tuple[str | None, list[Sentence]]:
     """The game the question names or implies, and a note when it is unclear."""
     named = {t.concept.split(".", 1)[1] for t in found.find("game.")}
     if len(named) == 1:
         return named.pop(), []
     if named:
-        return None, ["the question names both games"]
+        return None, [msg("the question names both games")]
     implied = {t.concept.split(".", 1)[1] for t in found.find("class.")}
     if found.has("ward", "brittle"):
         implied.add("frosthaven")
     if len(implied) == 1:
         return implied.pop(), []
-    return None, (["the question mixes both games' terms"] if implied else [])
+    return None, ([msg("the question mixes both games' terms")] if implied else [])
 
 
 def read_question(text: str, lang: str, game: str | None = None) -> Reading | None:
@@ -95,16 +96,19 @@ def read_question(text: str, lang: str, game: str | None = None) -> Reading | No
 
 
 def computed(
-    reading: Reading, outcome: dict[str, Any] | CheckInputError | None = None
+    reading: Reading,
+    outcome: dict[str, Any] | CheckInputError | None = None,
+    translate: Translate | None = None,
 ) -> dict[str, Any]:
     """The `computed` field of /v1/ask: check, input, result (or None), summary, missing, notes.
 
     The check runs only when nothing is missing and the game is known; a request the check
     refuses (CheckInputError) gives ``result: None`` with the check's message in notes.
     `outcome`: the check's response (or refusal) for this reading, when the caller has run it
-    already; it is not run again.
+    already; it is not run again. `translate`: the question's language's catalogue, for
+    ``notes_local`` (the notes said in it; ``notes`` stay English).
     """
-    notes = list(reading.notes)
+    notes: list[Sentence] = list(reading.notes)
     result: dict[str, Any] | None = None
     if not reading.missing and reading.input.get("game") is not None:
         if outcome is None:
@@ -114,7 +118,7 @@ def computed(
                 outcome = err
         if isinstance(outcome, CheckInputError):
             logger.info("check %s refused a read request: %s", reading.check, outcome)
-            notes.append(str(outcome))
+            notes.append(str(outcome))  # the check's own message: English only
         else:
             result = outcome
     return {
@@ -123,7 +127,8 @@ def computed(
         "result": result,
         "summary": summary(reading, result),
         "missing": list(reading.missing),
-        "notes": notes,
+        "notes": [render(n) for n in notes],
+        **({"notes_local": [render(n, translate) for n in notes]} if translate else {}),
     }
 
 

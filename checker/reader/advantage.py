@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from checker.message import Sentence, msg
 from checker.reader.damage import COUNTED, modifier_cards, with_rolling
 from checker.reader.reading import Reading
 from checker.reader.scan import BARRIERS, Scan, Term
@@ -134,10 +135,11 @@ def read(scan: Scan, lang: str) -> Reading | None:
     }
     if attack:
         request["attack"] = scan.value(min(attack.values()))
-    missing, notes = [], []
+    missing: list[str] = []
+    notes: list[Sentence] = []
     if len(cards) != 2:
         missing.append("cards")
-        notes.append(f"{len(cards)} card(s) read where two are drawn")
+        notes.append(msg("%(count)s card(s) read where two are drawn", count=len(cards)))
     return Reading("advantage", request, missing, notes, lang, {"cards": shown})
 
 

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from checker.message import Sentence, msg
 from checker.reader.reading import Reading, out_of_range
 from checker.reader.scan import BARRIERS, Scan, Term
 
 # Effects that change the attack value, the Shield or the cards drawn: the question must
 # give the figure with them applied; the reader does not apply rules.
 CHANGES_VALUES = {
-    "effect.poison": ("attack", "Poison changes the attack value: give it with Poison applied"),
-    "effect.pierce": ("shield", "Pierce changes the Shield: give the Shield left after Pierce"),
-    "effect.curse": ("modifiers", "a Curse card: give the modifier it shows (null)"),
-    "effect.bless": ("modifiers", "a Bless card: give the modifier it shows (x2)"),
+    "effect.poison": (
+        "attack",
+        msg("Poison changes the attack value: give it with Poison applied"),
+    ),
+    "effect.pierce": (
+        "shield",
+        msg("Pierce changes the Shield: give the Shield left after Pierce"),
+    ),
+    "effect.curse": ("modifiers", msg("a Curse card: give the modifier it shows (null)")),
+    "effect.bless": ("modifiers", msg("a Bless card: give the modifier it shows (x2)")),
 }
 ADJACENT = 2  # a "rolling" word belongs to a card at most this many tokens away
 # "an attack with 3 targets", "attack 2 monsters": the number counts these, not the attack.
@@ -160,7 +167,7 @@ def read(scan: Scan, lang: str) -> Reading | None:
         "negate": negates(scan),
     }
     missing: list[str] = []
-    notes: list[str] = []
+    notes: list[Sentence] = []
     wording: dict[str, Any] = {
         "perspective": "target" if scan.has("target") or scan.says(scan.lex.attacker) else "you"
     }
@@ -168,7 +175,11 @@ def read(scan: Scan, lang: str) -> Reading | None:
         request = {"attack": values["attack"], **request}
     if values["hp"] is not None:
         request["hp"] = values["hp"]
-    for name, label in (("attack", "Attack"), ("shield", "Shield"), ("hp", "Hit points")):
+    for name, label in (
+        ("attack", msg("Attack")),
+        ("shield", msg("Shield")),
+        ("hp", msg("Hit points")),
+    ):
         value = values[name]
         if value is not None:
             out_of_range(label, value, name, missing, notes, wording)

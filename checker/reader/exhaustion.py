@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from checker.message import Sentence, msg
 from checker.reader.reading import Reading
 from checker.reader.scan import BARRIERS, Scan, Term
 
@@ -61,12 +62,14 @@ def read(scan: Scan, lang: str) -> Reading | None:
         k: values[k] for k in ("hp", "hand", "discard", "active_bonuses") if k in values
     }
     missing = [k for k in ("hand", "discard") if k not in values]
-    notes: list[str] = []
+    notes: list[Sentence] = []
     if scan.has("damage", "attack", "attacked") and "hp" in request:
         # "3 hp and I take 4 damage": the hit points after the damage are not computed here
         del request["hp"]
         missing.append("hp")
-        notes.append("the hit points after the damage are not computed: give the hit points left")
+        notes.append(
+            msg("the hit points after the damage are not computed: give the hit points left")
+        )
     asks = (
         "long_rest"
         if scan.has("long_rest")

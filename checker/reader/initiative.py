@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from checker.message import Sentence, msg
 from checker.reader.reading import Reading
 from checker.reader.scan import Scan, Term
 
@@ -206,11 +207,11 @@ def collect(scan: Scan) -> list[NamedFigure]:
 
 def request_figures(
     scan: Scan, figures: list[NamedFigure]
-) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+) -> tuple[list[dict[str, Any]], list[str], list[Sentence]]:
     """The check's 'figures' with what is missing and the notes."""
     out: list[dict[str, Any]] = []
     missing: list[str] = []
-    notes: list[str] = []
+    notes: list[Sentence] = []
     for k, fig in enumerate(figures):
         entry: dict[str, Any] = {"name": fig.name, "type": fig.kind}
         if fig.kind == "summon":
@@ -223,13 +224,13 @@ def request_figures(
         else:
             entry.update(_initiatives(scan, fig, k, missing, notes))
         if not fig.known and fig.kind == "character":
-            notes.append(f"{fig.name} is not a known class: read as a character")
+            notes.append(msg("%(name)s is not a known class: read as a character", name=fig.name))
         out.append(entry)
     return out, missing, notes
 
 
 def _initiatives(
-    scan: Scan, fig: NamedFigure, k: int, missing: list[str], notes: list[str]
+    scan: Scan, fig: NamedFigure, k: int, missing: list[str], notes: list[Sentence]
 ) -> dict[str, int]:
     """'initiative' and 'second' of a character or monster; more numbers than it can hold
     ("12 e 12, seconda carta 40 e 30") are not guessed at: its fields are missing."""
@@ -244,10 +245,19 @@ def _initiatives(
         out["second"] = scan.value(rest[0])
         rest = rest[1:]
     if rest:
+        numbers = ", ".join(str(scan.value(i)) for i in fig.numbers)
         notes.append(
-            f"{fig.name}: more numbers than an initiative"
-            f"{' and a second card' if fig.kind == 'character' else ''} "
-            f"({', '.join(str(scan.value(i)) for i in fig.numbers)})"
+            msg(
+                "%(name)s: more numbers than an initiative and a second card (%(numbers)s)",
+                name=fig.name,
+                numbers=numbers,
+            )
+            if fig.kind == "character"
+            else msg(
+                "%(name)s: more numbers than an initiative (%(numbers)s)",
+                name=fig.name,
+                numbers=numbers,
+            )
         )
         missing.append(f"figures[{k}].{'second' if fig.kind == 'character' else 'initiative'}")
     return out

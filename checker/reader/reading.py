@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from checker.base import GAMES
+from checker.message import Sentence, msg
 
 MAX_VALUE = 99  # attack, Shield and hit points above this are read as a mistake, not a value
 
@@ -24,7 +25,7 @@ class Reading:
     check: str
     input: dict[str, Any]
     missing: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Sentence] = field(default_factory=list)
     lang: str = "en"
     wording: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -39,17 +40,29 @@ def with_game(reading: Reading, game: str) -> Reading:
         return reading
     notes = list(reading.notes)
     if game not in GAMES:
-        notes.append(f"game {game!r} has no rules checker")
+        notes.append(msg("game '%(game)s' has no rules checker", game=game))
     return replace(reading, input={**reading.input, "game": game}, notes=notes)
 
 
 def out_of_range(
-    label: str, value: int, name: str, missing: list[str], notes: list[str], wording: dict[str, Any]
+    label: Sentence,
+    value: int,
+    name: str,
+    missing: list[str],
+    notes: list[Sentence],
+    wording: dict[str, Any],
 ) -> bool:
     """Record a value over MAX_VALUE (notes, missing, and for the summary); True if it was."""
     if value <= MAX_VALUE:
         return False
-    notes.append(f"{label} {value} is over the maximum ({MAX_VALUE})")
+    notes.append(
+        msg(
+            "%(label)s %(value)s is over the maximum (%(max)s)",
+            label=label,
+            value=value,
+            max=MAX_VALUE,
+        )
+    )
     if name not in missing:
         missing.append(name)
     wording.setdefault("out_of_range", []).append(name)

@@ -294,7 +294,7 @@ def computed_field(
             step_line(i, step, public_url, lang)
             for i, step in enumerate(computed["result"]["steps"], 1)
         ]
-    lines += [f"*{note}*" for note in computed.get("notes", [])]
+    lines += [f"*{note}*" for note in computed.get("notes_local") or computed.get("notes", [])]
     return {"name": name, "value": "\n".join(lines)}
 
 

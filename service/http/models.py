@@ -359,6 +359,8 @@ class ComputedOut(Out):
     notes: list[str] = Field(
         description="what the reader or the check noted (e.g. a value out of range)"
     )
+    # A check's own refusal stays English.
+    notes_local: list[str] | None = Field(None, description="`notes` in the question's language")
 
 
 class AskResponse(Out):

@@ -1783,7 +1783,7 @@ def test_ward_and_brittle_name_frosthaven_and_classes_name_their_game() -> None:
     assert read("en", None, "Cragheart 30, Brute 20, order?").input["game"] == GH
     assert read("en", None, "Drifter 30, Bandit Guards 20, order?").input["game"] == FH
     both = read("en", None, "Frosthaven or Gloomhaven? attack 4, shield 1, damage?")
-    assert both.input["game"] is None and "the question names both games" in both.notes
+    assert both.input["game"] is None and "the question names both games" in map(str, both.notes)
 
 
 def test_the_request_game_wins_over_the_question() -> None:

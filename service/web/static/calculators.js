@@ -212,8 +212,9 @@ function renderComputed(c) {
       t("Not in the question: %(fields)s. Nothing is guessed.",
         { fields: c.missing.map((f) => fieldLabel(c.check, f, c.input)).join(", ") })),
     c.result && renderSteps(c.result.steps),
-    // The reader's notes are in English only (checker/reader): marked so, for screen readers.
-    c.notes.length > 0 && el("ul", { class: "notes", lang: "en" }, c.notes.map((n) => el("li", { class: "note" }, n))),
+    // The reader's notes in the question's language (notes_local); the English ones marked so.
+    c.notes.length > 0 && el("ul", { class: "notes", lang: c.notes_local ? null : "en" },
+      (c.notes_local || c.notes).map((n) => el("li", { class: "note" }, n))),
     c.check in PREFILL && el("button", {
       type: "button", class: c.missing.length ? "" : "secondary",
       onclick: () => openCalculator(c.check, c.input),
