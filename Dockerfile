@@ -67,11 +67,12 @@ RUN pip install -e ".[redis]"
 
 # From the builder, only what serving reads: the ONNX export (graphs, word-embedding table,
 # SentencePiece tokenizer, export record), the model's two config files, and the index with
-# its parsed-archive cache. Both ship read-only.
+# its parsed-archive cache and its sentence vectors. All ship read-only.
 COPY --from=builder /app/models/multilingual-e5-small/onnx ./models/multilingual-e5-small/onnx
 COPY --from=builder /app/models/multilingual-e5-small/config.json /app/models/multilingual-e5-small/sentence_bert_config.json ./models/multilingual-e5-small/
 COPY --from=builder /app/index ./index
 COPY --from=builder /app/index.archive-cache ./index.archive-cache
+COPY --from=builder /app/index.sentence-cache.npz ./index.sentence-cache.npz
 
 # A user of its own (by number: the host need not know its name); build/ (the bot's
 # per-server settings) is the one folder it writes.

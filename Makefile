@@ -56,4 +56,4 @@ bench: index ## Benchmarks: quality, latency, HTTP load, scale -> bench/report.m
 	$(PY) -m bench.run
 
 clean: ## Remove the environment, model, index and caches
-	rm -rf $(VENV) models index index.archive-cache build .pytest_cache .hypothesis
+	rm -rf $(VENV) models index index.archive-cache index.sentence-cache.npz build .pytest_cache .hypothesis

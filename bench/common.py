@@ -106,6 +106,9 @@ class CachingEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dimension = inner.dimension
+        # What an index records of its embedder (a rebuilt index compares them).
+        self.backend = inner.backend
+        self.export_id = getattr(inner, "export_id", None)
         self._cache: dict[str, np.ndarray] = {}
 
     def encode(

@@ -73,6 +73,14 @@ def main(argv: list[str] | None = None) -> int:
         report["archive_build"] = dict(
             stats, build_s=round(build_s, 2), passages_per_s=round(stats["passages"] / build_s, 1)
         )
+        # What `rulings build` adds: the sentences the deciding sentence is picked among.
+        from service.evidence import build_sentence_cache, sentence_cache_path
+
+        t = time.perf_counter()
+        sentences = build_sentence_cache(archive, embedder, sentence_cache_path(index_dir))
+        report["archive_build"]["sentences"] = dict(
+            sentences, build_s=round(time.perf_counter() - t, 2)
+        )
         log(f"built the archive index: {stats['passages']} passages in {build_s:.1f}s")
 
         if "quality" in sections:

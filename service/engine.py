@@ -29,7 +29,7 @@ from indexer.search.question import QuestionAnalyser
 from indexer.search.results import OTHER_GAME, REASON_CODES, SearchResult
 from indexer.search.searcher import Searcher
 from service.computed import Computation
-from service.evidence import EvidencePicker
+from service.evidence import EvidencePicker, sentence_cache_path
 from service.http.models import DEFAULT_K, DEFAULT_LIMIT
 from service.presentation import reason_label, ruling_view
 from service.reload import POLL_INTERVAL, Reloader, Snapshot, manifest_stamp
@@ -99,6 +99,8 @@ class Engine:
         self._lock = threading.Lock()
         self._reloader = Reloader(settings.index_dir, self, interval=settings.reload_every)
         self._evidence: EvidencePicker | None = None
+        self._sentence_file = sentence_cache_path(settings.index_dir)
+        self._evidence_stamp: float | None = None
 
     def current(self) -> Snapshot:
         """The snapshot a request uses throughout (serving: the rebuilt index is watched for)."""
@@ -182,17 +184,24 @@ class Engine:
         answer = self._answer(
             question, result, k, started, snap, self._computed(computation, result, game_id, snap)
         )
-        picker = self._evidence_picker(searcher)
-        for match in answer["matches"]:
-            match["evidence"] = picker.for_view(question.strip(), match)
+        evidence = self._evidence_picker(searcher).for_views(question.strip(), answer["matches"])
+        for match, found in zip(answer["matches"], evidence, strict=True):
+            match["evidence"] = found
         answer["took_ms"] = round((time.perf_counter() - started) * 1000, 2)
         return answer
 
     def _evidence_picker(self, searcher: Searcher) -> EvidencePicker:
-        # One per embedder: a rebuilt index keeps the running embedder, and so the cache.
+        # One per embedder and sentence file: `rulings build` rewrites the file (before the
+        # index, so a live reload finds it); a rebuilt index keeps the running embedder.
         picker = self._evidence
-        if picker is None or picker.embedder is not searcher.embedder:
-            picker = self._evidence = EvidencePicker(searcher.embedder)
+        stamp = _mtime(self._sentence_file)
+        if (
+            picker is None
+            or picker.embedder is not searcher.embedder
+            or stamp != self._evidence_stamp
+        ):
+            picker = self._evidence = EvidencePicker(searcher.embedder, self._sentence_file)
+            self._evidence_stamp = stamp
         return picker
 
     def search(self, question: str, *, k: int = DEFAULT_K) -> SearchResult:
@@ -306,3 +315,10 @@ class Engine:
             "backend": manifest.get("backend", "torch"),
             "worker": os.getpid(),
         }
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None

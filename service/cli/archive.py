@@ -165,11 +165,17 @@ def build(ctx, quiet):
 
     # Fills the parsed-archive cache too: the service's start after this build parses nothing.
     archive = load_archive(ctx.obj["archive"], cache=archive_cache_path(ctx.obj["index"]))
+    from service.evidence import build_sentence_cache, sentence_cache_path
+
     embedder = load_embedder(ctx.obj["model"] or model_setting())
+    # The sentences first: a service reloading the new index then finds them too.
+    sentences = build_sentence_cache(archive, embedder, sentence_cache_path(ctx.obj["index"]))
     _, stats = build_index(archive, embedder, ctx.obj["index"], show_progress=not quiet)
     click.echo(
         f"index {ctx.obj['index']}: {stats['records']} rulings, {stats['passages']} passages; "
-        f"embedded {stats['embedded_passages']}, reused {stats['reused_passages']}"
+        f"embedded {stats['embedded_passages']}, reused {stats['reused_passages']}; "
+        f"{sentences['sentences']} sentences for the deciding sentence "
+        f"({sentences['embedded']} embedded)"
     )
 
 

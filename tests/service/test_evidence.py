@@ -71,3 +71,36 @@ def test_the_model_picks_the_deciding_sentence(embedder, archive):
         first += item["sentence"] in text[start:end]
     assert len(items) >= 70
     assert right / len(items) >= 0.6 > first / len(items)
+
+
+def test_the_sentences_built_beside_the_index_spare_the_ask_any_embedding(
+    archive, fake_embedder, tmp_path
+):
+    from service.evidence import build_sentence_cache, sentence_cache_path
+
+    path = sentence_cache_path(tmp_path / "index")
+    first = build_sentence_cache(archive, fake_embedder, path)
+    again = build_sentence_cache(archive, fake_embedder, path)
+    assert first["sentences"] == again["sentences"] > 100
+    assert first["embedded"] == first["sentences"] and again["embedded"] == 0  # reused
+
+    class Counting:
+        dimension, backend = fake_embedder.dimension, "fake"
+
+        def __init__(self, name: str = fake_embedder.name):
+            self.name, self.texts = name, []
+
+        def encode(self, texts, **kwargs):
+            self.texts += texts
+            return fake_embedder.encode(texts, **kwargs)
+
+    counting = Counting()
+    picker = EvidencePicker(counting, path)  # type: ignore[arg-type]
+    rec = archive.records["fh-edge-14"]
+    text = rec.version("da")[0]
+    got = picker.for_views("udmattet mastery", [{"translation": None, "lang": "da", "text": text}])
+    assert got[0]["spans"] and not [t for t in counting.texts if t.startswith("passage: ")]
+    # Another model's file is not used: its sentences are embedded on use.
+    other = Counting("another-model")
+    EvidencePicker(other, path).for_views("x", [{"translation": None, "lang": "da", "text": text}])  # type: ignore[arg-type]
+    assert [t for t in other.texts if t.startswith("passage: ")]
