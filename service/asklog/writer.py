@@ -55,7 +55,9 @@ RETENTION_EVERY = 3600.0  # seconds between deletions of old entries
 FIRST_PAUSE = 0.5  # the first wait before trying an unreachable database again
 MAX_PAUSE = 30.0  # the longest wait between two tries at an unreachable database
 IDLE_WAIT = 60.0  # how long the thread sleeps with nothing to write (then checks retention)
-VOTE_WAIT = 5.0  # how long a vote waits for its ask to be written
+VOTE_WAIT = 5.0  # how long a vote waits for this process's queued asks to be written
+ELSEWHERE_WAIT = 2.0  # how long a vote looks again for an ask another worker has queued
+ELSEWHERE_STEP = 0.1  # the pause between two looks
 LINGER = 0.05  # the wait after a first ask before writing (flush, vote and close cut it short)
 
 #: Errors that mean the database refused these rows, not that it is away: retrying the same
@@ -122,11 +124,20 @@ class AskLog:
         """Record a vote now (this process's queued asks written first): UnknownAsk when the
         ask is not in the log, LogUnavailable when the database cannot be reached."""
         caught_up = self.flush(FIRST_PAUSE if self._failing else VOTE_WAIT)
-        try:
-            found = write_vote(self._database(), vote)
-        except AWAY as exc:
-            self._failed("vote", exc)
-            raise LogUnavailable("the question log cannot be reached; try again later") from None
+        # Under gunicorn the ask may have reached another worker, whose thread writes it a
+        # moment later (it lingers, then commits): look again for a while before "unknown".
+        deadline = time.monotonic() + ELSEWHERE_WAIT
+        while True:
+            try:
+                found = write_vote(self._database(), vote)
+            except AWAY as exc:
+                self._failed("vote", exc)
+                raise LogUnavailable(
+                    "the question log cannot be reached; try again later"
+                ) from None
+            if found or time.monotonic() >= deadline:
+                break
+            time.sleep(ELSEWHERE_STEP)
         self._recovered()
         if not found:
             if not caught_up:  # the ask may still be waiting in this process's queue
