@@ -4,11 +4,14 @@ their ground truth."""
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 import sys
 from functools import cache
 from pathlib import Path
+
+import yaml
 
 from indexer.archive.sources.document import Document
 
@@ -44,6 +47,44 @@ def make_book(name: str, folder: Path, style: str | None = None) -> tuple[Path, 
     _maker().make_pdf(BOOKS / f"{name}.yaml", pdf, style=style)
     truth = json.loads(pdf.with_suffix(".truth.json").read_text(encoding="utf-8"))
     return pdf, truth
+
+
+def book_names() -> list[str]:
+    """Every test book's name (its YAML's stem)."""
+    return sorted(p.stem for p in BOOKS.glob("*.yaml") if p.stem != "questions")
+
+
+def make_large_book(folder: Path, pages: int = 300) -> tuple[Path, dict]:
+    """A rulebook of at least `pages` pages (style "a"): every test book's blocks, repeated in
+    numbered parts, each part's headings and texts told apart so that no two records are the
+    same. The timing input of the bench's import and build (our words, test data)."""
+    books = [
+        yaml.safe_load((BOOKS / f"{n}.yaml").read_text(encoding="utf-8")) for n in book_names()
+    ]
+
+    def book(parts: int) -> dict:
+        blocks = []
+        for part in range(1, parts + 1):
+            for one in books:
+                for block in one["blocks"]:
+                    block = copy.deepcopy(block)
+                    if block.get("key"):
+                        block["key"] = f"{block['key']}-{part}"
+                    if block["type"] == "heading":
+                        block["text"] = f"{block['text']} {part}"
+                    else:
+                        block["text"] = f"{block['text']} (Part {part}.)"
+                    blocks.append(block)
+        return dict(books[0], title="A Large Test Rulebook", layout_style="a", blocks=blocks)
+
+    pdf = folder / "large.pdf"
+    one_part = _maker().build_pdf(book(1), pdf, "a")["pages"]
+    large = book(-(-pages // one_part))  # as many parts as reach `pages`
+    # Kept beside it (large.book.json), for a new printing laid out from it.
+    pdf.with_suffix(".book.json").write_text(
+        json.dumps(large, ensure_ascii=False), encoding="utf-8"
+    )
+    return pdf, _maker().build_pdf(large, pdf, "a")
 
 
 def score(document: Document, truth: dict) -> dict:
