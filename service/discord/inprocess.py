@@ -14,11 +14,10 @@ from typing import Any
 
 from checker import run_check
 from indexer.errors import RulingsError
-from service.asklog import AskLog, LogUnavailable, UnknownAsk, Vote
+from service.asklog import AskLog, LogUnavailable, UnknownAsk
 from service.discord.commands import FAILED, REFUSED, VOTE_GONE, VOTE_OFF, ServiceError
 from service.http import models as m
-from service.http.metrics import observe_feedback
-from service.http.votes import FeedbackBody
+from service.http.votes import FeedbackBody, UnknownRuling, record_vote
 
 log = logging.getLogger(__name__)
 
@@ -105,16 +104,13 @@ class EngineApi:
                 FeedbackBody,
                 {"ask_id": ask_id, "helpful": helpful, **({"ruling": ruling} if ruling else {})},
             )
-            if body.ruling is not None and self.engine.archive.get(body.ruling) is None:
-                raise ServiceError(VOTE_GONE)  # the ruling left the archive since the answer
             try:
-                ask_log.vote(Vote(body.ask_id, body.helpful, body.ruling))
-            except UnknownAsk:
+                record_vote(body, self.engine, ask_log)
+            except (UnknownAsk, UnknownRuling):  # e.g. the ruling left the archive since
                 raise ServiceError(VOTE_GONE) from None
             except (LogUnavailable, OSError) as exc:
                 log.warning("a Discord vote was not recorded: %s", exc)
                 raise ServiceError(VOTE_OFF) from None
-            observe_feedback(body.helpful)
             return {"ask_id": body.ask_id, "helpful": body.helpful, "ruling": body.ruling}
 
         return self._call(vote)

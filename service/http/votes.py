@@ -7,7 +7,9 @@ from typing import Annotated
 from flask import Blueprint, jsonify
 from pydantic import Field, StrictBool, StrictStr
 
-from service.asklog import Vote
+from indexer.errors import RulingsError
+from service.asklog import AskLog, Vote
+from service.engine import Engine
 from service.http.context import HttpError, get_ask_log, get_engine, json_body
 from service.http.metrics import observe_feedback
 from service.http.models import ApiModel, Out, shaped, validated
@@ -50,6 +52,24 @@ class FeedbackOut(Out):
     recorded: bool = Field(description="true: the vote is in the question log")
 
 
+class UnknownRuling(RulingsError):
+    """A vote on a ruling the archive does not hold (any more)."""
+
+    def __init__(self, ruling: str):
+        # A well-formed id the archive does not hold: not found, as an unknown ask.
+        super().__init__(f"no ruling with id {ruling!r}", status=404, code="not_found")
+
+
+def record_vote(vote: FeedbackBody, engine: Engine, ask_log: AskLog) -> None:
+    """Record a validated vote (over HTTP and from the Discord buttons): UnknownRuling or
+    UnknownAsk (404) for a ruling or an ask unknown here, LogUnavailable (503) when the log
+    cannot be reached."""
+    if vote.ruling is not None and engine.archive.get(vote.ruling) is None:
+        raise UnknownRuling(vote.ruling)
+    ask_log.vote(Vote(vote.ask_id, vote.helpful, vote.ruling, vote.note))
+    observe_feedback(vote.helpful)
+
+
 @votes.post("/v1/feedback")
 def feedback():
     """A vote on an answer: 404 for an ask (or a ruling) unknown here, 503 when the log is off."""
@@ -57,11 +77,7 @@ def feedback():
     ask_log = get_ask_log()
     if ask_log is None:
         raise HttpError(503, "log_off", "the question log is off here (RULINGS_LOG=off)")
-    if vote.ruling is not None and get_engine().archive.get(vote.ruling) is None:
-        # A well-formed id the archive does not hold (any more): not found, as an unknown ask.
-        raise HttpError(404, "not_found", f"no ruling with id {vote.ruling!r}")
-    ask_log.vote(Vote(vote.ask_id, vote.helpful, vote.ruling, vote.note))
-    observe_feedback(vote.helpful)
+    record_vote(vote, get_engine(), ask_log)
     return jsonify(
         shaped(
             FeedbackOut,
