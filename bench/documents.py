@@ -190,6 +190,9 @@ def _group(engine: Engine, record_id: str) -> set[str]:
 def render(figures: dict) -> list[str]:
     """The bench report's section on imported rulebooks (markdown lines)."""
     f = lambda v: "–" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))  # noqa: E731
+    tally = lambda t: " | ".join(  # noqa: E731
+        f(t[c]) for c in ("n", "hit@1", "wrongly_declined", "wrong_ruling_shown")
+    )
     out = [
         "## Imported rulebooks",
         "",
@@ -219,11 +222,7 @@ def render(figures: dict) -> list[str]:
         "| questions | n | hit@1 | wrongly declined | wrong ruling shown |",
         "|---|---|---|---|---|",
     ]
-    for lang, t in figures["questions"].items():
-        out.append(
-            f"| {lang} | {t['n']} | {f(t['hit@1'])} | {f(t['wrongly_declined'])} | "
-            f"{f(t['wrong_ruling_shown'])} |"
-        )
+    out += [f"| {lang} | {tally(t)} |" for lang, t in figures["questions"].items()]
     out += [
         "",
         "The curated archive's answerable questions on the grown archive, beside the archive "
@@ -232,12 +231,11 @@ def render(figures: dict) -> list[str]:
         "| set | archive | n | hit@1 | wrongly declined | wrong ruling shown |",
         "|---|---|---|---|---|---|",
     ]
-    for name, both in figures["curated_sets"].items():
-        for which, t in both.items():
-            out.append(
-                f"| {name} | {which} | {t['n']} | {f(t['hit@1'])} | "
-                f"{f(t['wrongly_declined'])} | {f(t['wrong_ruling_shown'])} |"
-            )
+    out += [
+        f"| {name} | {which} | {tally(t)} |"
+        for name, both in figures["curated_sets"].items()
+        for which, t in both.items()
+    ]
     large = figures.get("large")
     if large:
         out += [
