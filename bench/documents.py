@@ -37,7 +37,7 @@ from indexer.search.evaluate import load_questions
 from indexer.search.index import build_index
 from service.engine import Engine, EngineConfig
 from service.evidence import build_sentence_cache, sentence_cache_path
-from tests.archive.rulebooks import BOOKS, book_names, make_book, make_large_book, score
+from tests.archive.rulebooks import BOOKS, READ, book_names, make_book, make_large_book, score
 
 SNAPSHOT = REPO / "tests" / "search" / "snapshot.json"
 SETS = {
@@ -193,16 +193,22 @@ def render(figures: dict) -> list[str]:
     tally = lambda t: " | ".join(  # noqa: E731
         f(t[c]) for c in ("n", "hit@1", "wrongly_declined", "wrong_ruling_shown")
     )
+    untuned = [name for name in figures["books"] if name not in READ]
     out = [
         "## Imported rulebooks",
         "",
         "The test rulebooks (tests/data/rulebooks: our words about rules the archive does not "
-        "hold, laid out as PDFs in six styles) read by the PDF reader and scored against their "
-        "ground truth: each paragraph and boxed example found whole (its text exactly once), "
-        "then its printed page and section path compared. The reader was developed on frosthaven-extra and "
-        "gloomhaven-extra; each later book was read unseen once (its figures then are in "
-        "tests/archive/rulebooks.py), then the reader was mended on it; `novel` (style f) "
-        "has not been tuned on.",
+        "hold, laid out as PDFs, each in its book's layout style) read by the PDF reader "
+        "and scored against their ground truth: each paragraph and boxed example found whole "
+        "(its text exactly once), then its printed page and section path compared. The reader "
+        "was developed on frosthaven-extra and gloomhaven-extra; each later book was read "
+        "unseen once (its figures then are in tests/archive/rulebooks.py), then the reader was "
+        "mended on it. "
+        + (
+            f"Not tuned on: {', '.join(f'`{n}`' for n in untuned)}."
+            if untuned
+            else "Every book has been tuned on."
+        ),
         "",
         "| book | blocks | whole | right page and section | kind right | extra blocks |",
         "|---|---|---|---|---|---|",

@@ -25,8 +25,8 @@ def _chars(text: str, x: float, baseline: float, size: float = 9.0, **style) -> 
 
 
 def _page(number: int, chars: list[Char]) -> Page:
-    lines, gutter = lines_of(number, WIDTH, chars)
-    return Page(WIDTH, HEIGHT, lines, [], number, gutter)
+    lines, gutters = lines_of(number, WIDTH, chars)
+    return Page(WIDTH, HEIGHT, lines, [], number, gutters)
 
 
 def _column(x: float, top: float, words: list[str], size: float = 9.0) -> list[Char]:
@@ -40,7 +40,7 @@ def test_unequal_columns_are_read_left_then_right_below_a_full_width_title():
     right = _column(250, 100, ["right " + "b" * 62 for _ in range(20)])
     title = _chars("A Title Across Both Columns Of The Page", 40, 60, 18)
     page = _page(0, left + right + title)
-    assert page.gutter is not None and 215 <= page.gutter[0] and page.gutter[1] <= 250
+    assert len(page.gutters) == 1 and 215 <= page.gutters[0][0] and page.gutters[0][1] <= 250
     order = [ln.text.split()[0] for ln in reading_order(page.lines)]
     assert order == ["A"] + ["left"] * 20 + ["right"] * 20
 
@@ -88,3 +88,86 @@ def test_a_bold_lead_term_starts_a_paragraph_and_a_bold_line_set_apart_is_a_head
         ("Resting Rules", "A rest tak"),
         ("Resting Rules", "LONG REST "),
     ]
+
+
+def test_three_columns_are_read_left_to_right_under_a_full_width_title():
+    title = _chars("A Title Across The Three Columns Of The Page", 40, 60, 18)
+    columns = [_column(x, 100, [f"{name} " + "w" * 30 for _ in range(15)])
+               for x, name in ((40, "first"), (230, "second"), (420, "third"))]  # fmt: skip
+    page = _page(0, title + [c for column in columns for c in column])
+    assert len(page.gutters) == 2
+    order = [ln.text.split()[0] for ln in reading_order(page.lines)]
+    assert order == ["A"] + ["first"] * 15 + ["second"] * 15 + ["third"] * 15
+
+
+def test_ragged_right_lines_run_on_unless_the_next_word_would_have_fit():
+    # Ragged right: no line reaches the column's edge (x 310), yet a paragraph runs on while
+    # the next line's first word is too long for the room left; "Yes" would have fit.
+    chars = _chars("Ragged", 40, 60, 18)
+    lines = [
+        "The first paragraph runs on here, and its line ends before",  # 296.5: 13.5 short
+        "overwhelmingly, and this line is the longest: it sets the edge.",  # 321.5
+        "A short last line.",
+        "Yes, the second paragraph starts with a short word.",
+    ]
+    for i, text in enumerate(lines):
+        chars += _chars(text, 40, 100 + 12 * i)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:9] for b in blocks] == ["The first", "Yes, the "]
+
+
+def _spaced(text: str, x: float, baseline: float, size: float = 7.0, tracking: float = 2.0):
+    """A line set letter-spaced: every letter `tracking` points apart, words a space more."""
+    out = []
+    for c in text:
+        if c != " ":
+            out.append(Char(c, x, x + 0.5 * size, baseline - 0.75 * size, baseline + 0.2 * size,
+                            "Regular", size, baseline=baseline))  # fmt: skip
+        x += 0.5 * size + tracking
+    return out
+
+
+def test_letter_spaced_words_and_numbers_read_whole():
+    lines, _ = lines_of(0, WIDTH, _spaced("FIELD MANUAL", 200, 30) + _spaced("213", 540, 30))
+    assert sorted(ln.text for ln in lines) == ["213", "FIELD MANUAL"]
+
+
+def test_a_lead_term_in_a_colour_of_its_own_is_a_section_run_into_its_paragraph():
+    purple = 0x6B295C
+    chars = _chars("Chapter", 40, 60, 18)
+    chars += _chars("Bless and Curse.", 40, 100, bold=True, colour=purple)
+    chars += _chars("A bless card works like the doubling card,", 116, 100)  # to 305
+    chars += _chars("and a curse card like the null card does: it ends on this.", 40, 112)
+    chars += _chars("Rolling.", 40, 130, bold=True, colour=purple)
+    chars += _chars("A rolling card is drawn with the next one too.", 80, 130)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[:14]) for b in blocks] == [
+        ("Bless and Curse", "Bless and Curs"),
+        ("Rolling", "Rolling. A rol"),
+    ]
+
+
+def test_small_print_under_a_bold_title_is_a_box_without_any_fill():
+    chars = _chars("Chapter", 40, 60, 18)
+    chars += _chars("A paragraph of body text that runs the whole width here.", 40, 100)
+    chars += _chars("and ends on its second line.", 40, 112)
+    chars += _chars("Example: A Small Box", 40, 134, 7, bold=True)
+    chars += _chars("Set in small type, this example is a box of its own.", 40, 144, 7)
+    chars += _chars("It ends here.", 40, 153, 7)
+    chars += _chars("Body text again, after the box, is another paragraph now.", 40, 172)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.kind, b.title or "", b.text[:9]) for b in blocks] == [
+        ("paragraph", "", "A paragra"),
+        ("box", "Example: A Small Box", "Set in sm"),
+        ("paragraph", "", "Body text"),
+    ]
+
+
+def test_a_short_title_over_a_full_width_sidebar_is_read_with_it_after_the_columns():
+    left = _column(40, 100, ["left " + "a" * 40 for _ in range(10)])
+    right = _column(320, 100, ["right " + "b" * 40 for _ in range(10)])
+    sidebar = _chars("Sidebar Title", 40, 240, 7, bold=True)
+    sidebar += _chars("across " + "c" * 130, 40, 250, 7)
+    page = _page(0, left + right + sidebar)
+    order = [ln.text.split()[0] for ln in reading_order(page.lines)]
+    assert order == ["left"] * 10 + ["right"] * 10 + ["Sidebar", "across"]

@@ -11,17 +11,20 @@ The layout is read from the page, never from the file's structure, by rules that
 line with the rest of the book rather than with one book's measures:
   * lines, the column frame and fills: ``pdfpage``; running headers, footers and printed page
     numbers: ``pdffurniture``;
-  * reading order: a full-width line (a title, a band across both columns) parts the page into
-    bands read top to bottom; in each, the left column, then the right;
+  * reading order: a full-width line (a title, a band across the columns) parts the page into
+    bands read top to bottom; in each, the columns from left to right;
   * boxes: lines inside a fill are one record (its first bold line its title), unless the fill
     holds no body text (a band behind a heading or the book's title: its text is the heading);
+    so is a run of lines set smaller than the body under a bold title, framed or not;
   * headings: against the body text (the commonest size and colour): clearly larger, or, at
     about its size, a line set off whole in bold or colour that stands apart (space above, or
     first in its column) and does not end like a sentence; sizes rank the levels, the largest,
-    if only on the first page, is the title;
+    if only on the first page, is the title; a bold lead term in a colour of its own is a
+    heading run into its paragraph, a level below;
   * a paragraph starts after a vertical gap, an indented first line, a line that ended short of
-    its column's edge, or a bold lead term ("POISON."); otherwise it runs on, across column
-    and page breaks.
+    its column's edge (the next line's first word would have fit after it: ragged-right text
+    too), or a bold lead term ("POISON."); otherwise it runs on, across column and page
+    breaks.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from indexer.archive.sources.pdfpage import OBJECT, Line, Page, read_page
 from indexer.errors import InvalidRequest
 
 SENTENCE_END = (".", ",", ";", ":", "!", "?")
+UNFRAMED = 10_000  # the box numbers of boxes no fill holds, above any page's fills
 Part = tuple[Block, list[str], tuple[int, int] | None]  # a block, its lines, its box
 
 
@@ -95,7 +99,14 @@ def _label(doc: Any, index: int) -> str:
 
 def reading_order(lines: list[Line]) -> list[Line]:
     """A page's lines in reading order: each full-width line closes a band of the page, and
-    within a band the left column is read before the right."""
+    within a band the columns are read from left to right. A short line set right above a
+    full-width one, from the same left edge (a sidebar's title), opens its band."""
+    wide = [ln for ln in lines if ln.col < 0]
+    for ln in lines:
+        if ln.col >= 0 and any(
+            abs(w.x0 - ln.x0) < 2 and 0 <= w.top - ln.bottom < 0.6 * ln.size for w in wide
+        ):
+            ln.col = -1
     full = sorted(ln.top for ln in lines if ln.col < 0)
     return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.col, ln.top))
 
@@ -124,15 +135,17 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
         ln.colour for ln in body if round(ln.size, 1) == body_size and ln.colour >= 0
         for _ in ln.text
     )  # fmt: skip
+    body_colour = colours.most_common(1)[0][0] if colours else -1
     _unbox_bands(body, body_size)
-    _mark_headings(body, body_size, colours.most_common(1)[0][0] if colours else -1)
+    _box_small_print(body, body_size)
+    _mark_headings(body, body_size, body_colour)
     # Levels rank by the largest letter (a heading in small capitals by its capitals).
     heads = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
     title_size = None
     top = [ln for ln in body if ln.heading and round(ln.cap_size, 1) == (heads or [0])[0]]
     if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
-    return _blocks(body, printed, heads, title_size)
+    return _blocks(body, printed, heads, title_size, body_colour)
 
 
 def _unbox_bands(body: list[Line], body_size: float) -> None:
@@ -148,6 +161,30 @@ def _unbox_bands(body: list[Line], body_size: float) -> None:
         if larger or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
             for ln in lines:
                 ln.boxed = -1
+
+
+def _box_small_print(body: list[Line], body_size: float) -> None:
+    """Lines set smaller than the body, under a bold title line of their own size, are a box
+    even when no fill or frame holds them (an example between two rules, a sidebar at the
+    foot of the page): each such run, in reading order, is one box."""
+    run: list[Line] = []
+    boxes = 0
+
+    def close() -> None:
+        nonlocal boxes
+        if len(run) >= 2 and run[0].bold and not all(ln.bold for ln in run):
+            boxes += 1
+            for ln in run:
+                ln.boxed = UNFRAMED + boxes
+        run.clear()
+
+    for ln in body:
+        small = ln.boxed < 0 and ln.size < body_size * 0.92
+        if not small or (run and (ln.page != run[-1].page or ln.bold)):
+            close()
+        if small:
+            run.append(ln)
+    close()
 
 
 def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
@@ -186,14 +223,21 @@ def _distinct(colour: int, body: int) -> bool:
 
 
 def _blocks(
-    body: list[Line], printed: dict[int, str], heads: list[float], title_size: float | None
+    body: list[Line],
+    printed: dict[int, str],
+    heads: list[float],
+    title_size: float | None,
+    body_colour: int,
 ) -> tuple[str | None, list[Block]]:
+    # Each column's edges, from its text lines (a heading may stand out into the gutter).
     edges: dict[tuple[int, int], list[float]] = {}
-    for ln in body:
+    for ln in [ln for ln in body if not ln.heading] + [ln for ln in body if ln.heading]:
         edge = edges.setdefault((ln.page, ln.col), [ln.x0, ln.x1])
-        edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
+        if not ln.heading:
+            edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
     title: str | None = None
     path: list[str] = []
+    headed = 0  # how much of the path is headings set on their own lines
     parts: list[Part] = []
     prev: Line | None = None
     for ln in body:
@@ -211,9 +255,13 @@ def _blocks(
                 path[-1] += " " + ln.text  # a heading wrapped onto a second line
             else:
                 path = path[: heads.index(size)] + [ln.text]
+            headed = len(path)
             prev = ln
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
+        run_in = _run_in_heading(ln, body_colour)
+        if run_in:
+            path = path[:headed] + [run_in]  # a level below the headings set on their own
         if _starts_block(ln, prev, parts, edges):
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
             block = Block(
@@ -236,6 +284,17 @@ def _blocks(
     return title, [b for b in blocks if b.text]
 
 
+def _run_in_heading(ln: Line, body_colour: int) -> str | None:
+    """A heading run into its paragraph's first line ("Bless and Curse. A bless card..."):
+    a bold lead term in a colour of its own, ending in a full stop or colon. Its text stays
+    in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading."""
+    if ln.boxed >= 0 or not ln.lead_bold or not ln.lead.endswith((".", ":")):
+        return None
+    if not _distinct(ln.lead_colour, body_colour):
+        return None
+    return ln.lead.rstrip(".:").strip() or None
+
+
 def _starts_block(
     ln: Line, prev: Line | None, parts: list[Part], edges: dict[tuple[int, int], list[float]]
 ) -> bool:
@@ -252,7 +311,10 @@ def _starts_block(
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size
     gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
-    prev_full = prev.boxed < 0 and edges[(prev.page, prev.col)][1] - prev.x1 < 1.5 * ln.size
+    # The line before ran to its column's edge if this line's first word would not have fit
+    # after it (ragged-right text too), or it ended in a hyphen.
+    room = edges[(prev.page, prev.col)][1] - prev.x1
+    prev_full = prev.boxed < 0 and (room < ln.first_word + 0.3 * ln.size or prev.text.endswith("-"))
     return indent or gap or not prev_full or ln.lead_bold
 
 

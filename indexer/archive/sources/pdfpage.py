@@ -4,9 +4,10 @@ filled areas. Nothing here knows about other pages (that is ``pdffurniture``) or
 
   * lines: characters on one baseline, split at the column gutter and at any gap wider than a
     gutter could be;
-  * the column frame: the band of the page that (almost) no line covers is the gutter, found
-    from where the lines start and end, so unequal columns and narrow gutters part the same
-    way; lines wholly on one side of it are that column's, lines across it are full width;
+  * the column frame: the bands of the page that (almost) no line covers are the gutters,
+    found from where the lines start and end, so two or three columns, unequal columns and
+    narrow gutters part the same way; a line between two gutters is that column's, a line
+    across one is full width;
   * fills: filled or framed rectangles, a box's title strip and its body (two fills, one on
     the other) merged into one area.
 """
@@ -27,6 +28,7 @@ BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
+Gutter = tuple[float, float]  # x0, x1 of the band between two columns
 
 
 @dataclass
@@ -61,11 +63,14 @@ class Line:
     cap_size: float = 0.0  # the largest letter's: a heading in small capitals ranks by it
     bold: bool = False  # every letter bold
     lead_bold: bool = False  # a bold lead term ("POISON.") with body text after it
+    lead: str = ""  # that term's text
+    lead_colour: int = 0  # its first letter's colour: a run-in heading may be set in its own
     colour: int = -1  # the colour of all its letters, -1 when mixed
-    col: int = 0  # 0 left, 1 right, -1 full width (across the gutter)
+    col: int = 0  # its column, from 0 at the left; -1 full width (across a gutter)
     boxed: int = -1
     heading: bool = False
     icons: list[str] = field(default_factory=list)
+    first_word: float = 0.0  # the width of its first word: would it have fit on the line above?
 
 
 @dataclass
@@ -75,7 +80,7 @@ class Page:
     lines: list[Line]
     rects: list[Rect]
     number: int = 0  # in the PDF, from 0 (its lines' `page`)
-    gutter: tuple[float, float] | None = None
+    gutters: list[Gutter] = field(default_factory=list)
 
 
 def read_page(page: Any, number: int) -> Page:
@@ -116,8 +121,8 @@ def read_page(page: Any, number: int) -> Page:
         left, bottom, right, top = obj.get_bounds()
         fills.append((left, height - top, right, height - bottom))
     text_page.close()
-    lines, gutter = lines_of(number, width, chars)
-    return Page(width, height, lines, merge_fills(fills, width * height), number, gutter)
+    lines, gutters = lines_of(number, width, chars)
+    return Page(width, height, lines, merge_fills(fills, width * height), number, gutters)
 
 
 def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
@@ -142,11 +147,9 @@ def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
     return [m for m in merged if m[3] - m[1] > 20]
 
 
-def lines_of(
-    page_no: int, width: float, chars: list[Char]
-) -> tuple[list[Line], tuple[float, float] | None]:
-    """Characters -> lines (one baseline, split at the page's column gutter and at any gap
-    wider than a gutter), and the gutter."""
+def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line], list[Gutter]]:
+    """Characters -> lines (one baseline, split at the page's column gutters and at any gap
+    wider than a gutter), and the gutters, left to right."""
     # One row per baseline, within 2 pt: small capitals and a bold lead term sit on the body's
     # baseline though their boxes end higher or lower.
     rows: list[list[Char]] = []
@@ -156,43 +159,72 @@ def lines_of(
             rows.append([])
             start = ch.baseline
         rows[-1].append(ch)
-    gutter = column_gutter(width, rows)
+    gutters = column_gutters(width, rows)
     segments: list[list[Char]] = []
     for row in rows:
         row.sort(key=lambda c: c.x0)
         segment = [row[0]]
         for prev, ch in zip(row, row[1:]):
             gap = ch.x0 - prev.x1
-            # A gap over the gutter, wider than a word space, parts the columns.
-            across = (
-                gutter is not None and prev.x1 <= gutter[1] and ch.x0 >= gutter[0]
-                and gap >= 0.5 * (gutter[1] - gutter[0])
-            )  # fmt: skip
+            # A gap over a gutter, wider than a word space, parts the columns.
+            across = any(
+                prev.x1 <= g1 and ch.x0 >= g0 and gap >= 0.5 * (g1 - g0) for g0, g1 in gutters
+            )
             if across or gap > 1.5 * max(ch.size, 1):
                 segments.append(segment)
                 segment = []
             segment.append(ch)
         segments.append(segment)
-    return [_line(page_no, gutter, segment) for segment in segments], gutter
+    return [_line(page_no, gutters, segment) for segment in segments], gutters
 
 
-def column_gutter(width: float, rows: list[list[Char]]) -> tuple[float, float] | None:
-    """The widest band of the page's middle half that (almost) no line covers: two columns'
-    gutter, however narrow and wherever the columns' widths put it, which a few full-width
-    lines (a title) may cross; None for one column."""
+def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
+    """The bands between the page's text edges that (almost) no line covers, left to right:
+    the gutters of two, three or more columns, however narrow and wherever unequal widths put
+    them, which a few full-width lines (a title) may cross; none for one column. A band
+    beside the text (a margin by a short column) is none, nor one that would leave a column
+    narrower than an eighth of the text (a gap inside a table)."""
     if width <= 0 or not rows:
-        return None
+        return []
     covering = np.zeros(int(width) + 2, dtype=np.int64)
     for row in rows:
         covered = np.zeros_like(covering, dtype=bool)
         for ch in row:
             covered[max(int(ch.x0), 0) : int(ch.x1) + 1] = True
         covering += covered
-    free = covering <= max(1, len(rows) // 20)
-    # Columns of unequal width (a third beside two thirds) still put the gutter in the middle
-    # half; beyond it a free band is a margin beside a short column, not a gutter.
+    # A title or a sidebar across the foot may cross a gutter: a tenth of the rows.
+    free = covering <= max(1, len(rows) // 10)
+    # Wider than a word space (spaces lined up on a few rows are no gutter).
+    narrowest = max(3.0, 0.8 * statistics.median(ch.size for row in rows for ch in row))
+    text = np.flatnonzero(~free)
+    if not len(text):
+        return []
+    lo, hi = int(text[0]), int(text[-1])
+    least = (hi - lo) / 8
+    bands: list[Gutter] = []
+    start = None
+    for x in range(lo, hi + 1):
+        if free[x]:
+            start = x if start is None else start
+        elif start is not None:
+            if x - start >= narrowest:
+                bands.append((float(start), float(x)))
+            start = None
+    gutters: list[Gutter] = []
+    left = float(lo)
+    for g0, g1 in bands:
+        if g0 - left >= least and hi - g1 >= least:
+            gutters.append((g0, g1))
+            left = g1
+    return gutters or _beside_short_column(width, free, narrowest)
+
+
+def _beside_short_column(width: float, free: np.ndarray, narrowest: float) -> list[Gutter]:
+    """Two columns, one of them too short to count (a page's last few lines): the widest free
+    band of the page's middle half, which unequal columns still put the gutter in; beyond it
+    a free band is a margin, not a gutter."""
     lo, hi = int(width / 4), int(3 * width / 4)
-    best: tuple[float, float] | None = None
+    best: Gutter | None = None
     start = None
     for x in range(lo, hi + 2):
         if x <= hi and free[x]:
@@ -201,10 +233,10 @@ def column_gutter(width: float, rows: list[list[Char]]) -> tuple[float, float] |
             if best is None or x - start > best[1] - best[0]:
                 best = (float(start), float(x))
             start = None
-    return best if best is not None and best[1] - best[0] >= 3 else None
+    return [best] if best is not None and best[1] - best[0] >= narrowest else []
 
 
-def _line(page_no: int, gutter: tuple[float, float] | None, segment: list[Char]) -> Line:
+def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     line = Line(
         segment,
         page_no,
@@ -213,16 +245,27 @@ def _line(page_no: int, gutter: tuple[float, float] | None, segment: list[Char])
         min(c.top for c in segment),
         max(c.bottom for c in segment),
     )
+    # A word space is a gap clearly wider than the letters' own: in letter-spaced text
+    # ("G L O S S A R Y", a number set apart in a badge) every letter stands apart.
+    gaps = [b.x0 - a.x1 for a, b in zip(segment, segment[1:])]
+    tracking = max(statistics.median(gaps), 0.0) if gaps else 0.0
     text: list[str] = []
+    lead_end = None  # where the text of a bold lead term ends
     for before, ch in zip([None, *segment], segment):
-        if before is not None and ch.x0 - before.x1 > 0.15 * ch.size and text and text[-1] != " ":
+        space = before is not None and ch.x0 - before.x1 > tracking + 0.15 * ch.size
+        if space and text and text[-1] != " ":
             text.append(" ")
+        if lead_end is None and not ch.bold:
+            lead_end = len(text)
         if ch.icon:
             line.icons.append(ch.font or "unnamed font")
             text.append(OBJECT)
             continue
         text.append(ch.c)
     line.text = "".join(text).strip()
+    line.lead = "".join(text[:lead_end]).strip() if lead_end else ""
+    line.lead_colour = segment[0].colour
+    line.first_word = _first_word_width(segment, tracking)
     letters = [c for c in segment if not c.icon] or segment
     line.size = statistics.median(c.size for c in letters)
     line.cap_size = max(c.size for c in letters)
@@ -232,8 +275,19 @@ def _line(page_no: int, gutter: tuple[float, float] | None, segment: list[Char])
     line.lead_bold = letters[0].bold and letters[0].c.isupper() and not line.bold
     colours = {c.colour for c in letters}
     line.colour = colours.pop() if len(colours) == 1 else -1
-    if gutter is None:
-        line.col = 0  # one column: a short last line is no column of its own
-    else:
-        line.col = 0 if line.x1 <= gutter[1] else 1 if line.x0 >= gutter[0] else -1
+    # The column it stands in (0 for one column: a short last line is no column of its own);
+    # across a gutter, full width.
+    line.col = sum(1 for g0, _ in gutters if line.x0 >= g0)
+    if any(line.x0 < g0 and line.x1 > g1 for g0, g1 in gutters):
+        line.col = -1
     return line
+
+
+def _first_word_width(segment: list[Char], tracking: float) -> float:
+    """The width of a line's first word (to its first word space)."""
+    end = segment[0]
+    for before, ch in zip(segment, segment[1:]):
+        if ch.x0 - before.x1 > tracking + 0.15 * ch.size:
+            break
+        end = ch
+    return end.x1 - segment[0].x0
