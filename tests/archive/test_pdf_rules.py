@@ -171,3 +171,48 @@ def test_a_short_title_over_a_full_width_sidebar_is_read_with_it_after_the_colum
     page = _page(0, left + right + sidebar)
     order = [ln.text.split()[0] for ln in reading_order(page.lines)]
     assert order == ["left"] * 10 + ["right"] * 10 + ["Sidebar", "across"]
+
+
+def test_an_introduction_set_large_over_the_columns_is_text_and_the_columns_still_part():
+    intro = [_chars("An introduction set large runs across the whole page width, line", 40, 60 + 16 * i, 12)
+             for i in range(3)]  # fmt: skip
+    intro.append(_chars("after line, and it ends like a sentence.", 40, 108, 12))
+    left = _column(40, 140, ["left " + "a" * 50 for _ in range(30)])
+    right = _column(320, 140, ["right " + "b" * 50 for _ in range(30)])
+    page = _page(0, [c for line in intro for c in line] + left + right)
+    assert len(page.gutters) == 1
+    _, blocks = layout([page])
+    assert blocks[0].text.startswith("An introduction") and blocks[0].text.endswith("sentence.")
+
+
+def test_a_heading_keeps_only_the_higher_levels_above_it_when_a_level_is_skipped():
+    chars = _chars("The Book", 40, 30, 22)
+    chars += _chars("Chapter One", 40, 60, 16)
+    chars += _chars("A Section", 40, 90, 12)
+    chars += _chars("A paragraph of body text in the section, ending here now.", 40, 110)
+    chars += _chars("Subsection", 40, 130, bold=True)
+    chars += _chars("A paragraph of body text in the subsection, ending here.", 40, 145)
+    chars += _chars("Chapter Two", 40, 170, 16)
+    chars += _chars("Right Under", 40, 195, bold=True)
+    chars += _chars("A paragraph of body text under the chapter two, ending.", 40, 210)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == [
+        "Chapter One > A Section",
+        "Chapter One > A Section > Subsection",
+        "Chapter Two > Right Under",
+    ]
+
+
+def test_a_box_title_wrapped_onto_two_lines_is_one_title():
+    chars = _chars("Chapter", 40, 60, 18)
+    for i in range(3):
+        chars += _chars(
+            "A paragraph of body text that runs the whole width here.", 40, 100 + 12 * i
+        )
+    chars += _chars("EXAMPLE: A TITLE TOO LONG FOR", 40, 144, 7, bold=True)
+    chars += _chars("ONE LINE", 40, 153, 7, bold=True)
+    chars += _chars("Set in small type, this example is a box of its own.", 40, 163, 7)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.kind, b.title) for b in blocks][1:] == [
+        ("box", "EXAMPLE: A TITLE TOO LONG FOR ONE LINE")
+    ]

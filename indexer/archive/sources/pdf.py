@@ -180,7 +180,9 @@ def _box_small_print(body: list[Line], body_size: float) -> None:
 
     for ln in body:
         small = ln.boxed < 0 and ln.size < body_size * 0.92
-        if not small or (run and (ln.page != run[-1].page or ln.bold)):
+        # A bold line after the box's text is the next box's title (its own may wrap).
+        next_title = ln.bold and any(not r.bold for r in run)
+        if not small or (run and (ln.page != run[-1].page or next_title)):
             close()
         if small:
             run.append(ln)
@@ -188,19 +190,30 @@ def _box_small_print(body: list[Line], body_size: float) -> None:
 
 
 def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
-    """Which lines are headings. Clearly larger than the body: a heading. At about the body's
-    size (small capitals too: the capitals reach it), a heading only if set off whole, in bold
-    or in a colour of its own, standing apart (space above it, or first in its column, or
-    under another heading) and not ending like a sentence: rulebooks set section titles so,
-    and a bold sentence inside a paragraph does none of it. Never inside a box, where a bold
-    line is the box's title."""
+    """Which lines are headings. Clearly larger than the body: a heading, unless it is one of
+    three or more such lines running on, or of two ending in a full stop (an introduction
+    set large is text; a heading is short). At about the body's size (small capitals too:
+    the capitals reach it), a heading only if set off whole, in bold or in a colour of its
+    own, standing apart (space above it, or first in its column, or under another heading)
+    and not ending like a sentence: rulebooks set section titles so, and a bold sentence
+    inside a paragraph does none of it. Never inside a box, where a bold line is the box's
+    title."""
     above: Line | None = None
+    large: list[list[Line]] = []  # runs of consecutive lines set clearly larger, by size
     for ln in body:
         if ln.boxed >= 0:
             above = ln
             continue
         if ln.size > body_size * 1.12:
             ln.heading = True
+            last = large[-1][-1] if large else None
+            if (
+                last is not None and last is above and last.page == ln.page
+                and round(last.size, 1) == round(ln.size, 1)
+            ):  # fmt: skip
+                large[-1].append(ln)
+            else:
+                large.append([ln])
         else:
             marked = ln.bold or _distinct(ln.colour, body_colour)
             apart = (
@@ -212,6 +225,10 @@ def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None
                 and not ln.text.endswith(SENTENCE_END)
             )  # fmt: skip
         above = ln
+    for run in large:
+        if len(run) >= 3 or (len(run) == 2 and run[-1].text.endswith(".")):
+            for ln in run:
+                ln.heading = False
 
 
 def _distinct(colour: int, body: int) -> bool:
@@ -236,8 +253,9 @@ def _blocks(
         if not ln.heading:
             edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
     title: str | None = None
-    path: list[str] = []
-    headed = 0  # how much of the path is headings set on their own lines
+    # The heading path, each heading with its level: a heading keeps those of higher levels
+    # above it (a level the book skips leaves no sibling behind in the path).
+    path: list[tuple[int, str]] = []
     parts: list[Part] = []
     prev: Line | None = None
     for ln in body:
@@ -252,23 +270,23 @@ def _blocks(
                 and abs(ln.top - prev.bottom) < ln.size
             )  # fmt: skip
             if wrapped and path:
-                path[-1] += " " + ln.text  # a heading wrapped onto a second line
+                path[-1] = (path[-1][0], f"{path[-1][1]} {ln.text}")  # wrapped onto a 2nd line
             else:
-                path = path[: heads.index(size)] + [ln.text]
-            headed = len(path)
+                level = heads.index(size)
+                path = [(lv, t) for lv, t in path if lv < level] + [(level, ln.text)]
             prev = ln
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
         run_in = _run_in_heading(ln, body_colour)
-        if run_in:
-            path = path[:headed] + [run_in]  # a level below the headings set on their own
+        if run_in:  # a level below every heading set on its own line
+            path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
         if _starts_block(ln, prev, parts, edges):
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
             block = Block(
                 "box" if box else "paragraph",
                 "",
                 printed.get(ln.page) or None,
-                SECTION_SEPARATOR.join(path),
+                SECTION_SEPARATOR.join(t for _, t in path),
             )
             if box and ln.bold:
                 block.title = ln.text
@@ -276,6 +294,10 @@ def _blocks(
                 prev = ln
                 continue
             parts.append((block, [], box))
+        elif parts[-1][2] is not None and parts[-1][0].title and not parts[-1][1] and ln.bold:
+            parts[-1][0].title += " " + ln.text  # a box's title wrapped onto a second line
+            prev = ln
+            continue
         parts[-1][1].append(ln.text)
         parts[-1][0].icons += len(ln.icons)
         prev = ln

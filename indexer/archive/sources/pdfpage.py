@@ -192,14 +192,16 @@ def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
         for ch in row:
             covered[max(int(ch.x0), 0) : int(ch.x1) + 1] = True
         covering += covered
-    # A title or a sidebar across the foot may cross a gutter: a tenth of the rows.
-    free = covering <= max(1, len(rows) // 10)
-    # Wider than a word space (spaces lined up on a few rows are no gutter).
-    narrowest = max(3.0, 0.8 * statistics.median(ch.size for row in rows for ch in row))
-    text = np.flatnonzero(~free)
+    text = np.flatnonzero(covering)
     if not len(text):
         return []
     lo, hi = int(text[0]), int(text[-1])
+    # Full-width lines (a title, an introduction over the columns, a sidebar across the foot)
+    # cross a gutter, but far fewer of them than the lines of a column cover its width.
+    typical = float(np.median(covering[lo : hi + 1]))
+    free = covering <= max(1.0, 0.25 * typical)
+    # Wider than a word space (spaces lined up on a few rows are no gutter).
+    narrowest = max(3.0, 0.8 * statistics.median(ch.size for row in rows for ch in row))
     least = (hi - lo) / 8
     bands: list[Gutter] = []
     start = None

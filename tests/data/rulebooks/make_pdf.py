@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f]
-    python make_pdf.py --all OUTDIR                      # the seven books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g]
+    python make_pdf.py --all OUTDIR                      # the eight books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -72,6 +72,28 @@ under a short rule; the columns of that page are shortened): its truth block has
 "placement": "page-foot". The truth JSON lists every page's header ("page_headers"), the
 columns per page and their widths.
 
+Style "g" (used only by blind.yaml, written by someone who read neither the reader's code nor its
+tests, for a score measured once) follows yet other habits: A4 with mirrored margins (inner 21 mm,
+outer 14 mm; odd printed pages are right-hand pages); a first page opened by a full-bleed coloured
+band with the book title in white sans, then ONE full-width introduction in a larger serif italic
+(the book's first block when it is marked `place: intro`; a thin rule under it), then two equal
+columns in a 7 mm unruled gutter, as on every later page; a serif body (Times 10.5 pt) justified
+and hyphenated, paragraphs with a first-line indent and no space between them (no indent right
+after a heading); NUMBERED sans headings in teal, chapters ("9 Shields", larger, under a short
+thick gold bar) counted from the book's `first_chapter` (default 1) and sections ("9.1 Adding
+Shields Together"); the first paragraph right after a chapter heading opens with its first four
+words in small capitals (so they are printed in capitals); boxes as wide as their column in a thin
+rounded frame on a pale fill, their title in sans CAPITALS and their text in a small sans; no
+header on the first page, on later pages the running header in the top INNER corner (left on odd
+pages, right on even ones) over a hairline; at the foot, centred on every page, the chapter in
+effect at the top of the page beside the page number printed as "Page 141" ("Shields | Page 142");
+header and foot are drawn after the page's text. In the truth a heading keeps its text as written
+and adds "number" and "printed_as" (number and text); the introduction has "column": 0 and
+"placement": "full-width" and an empty section; a paragraph opening in small capitals records
+"small_caps_lead" (the words as written) and "printed_lead" (as printed); a box records
+"printed_title". "plain_text" stays the text as written (case included). The truth JSON lists every
+page's header ("page_headers", text null on the first page) and foot ("page_footers").
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -118,6 +140,7 @@ BOOKS = (
     "fresh.yaml",
     "unseen.yaml",
     "novel.yaml",
+    "blind.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -400,6 +423,50 @@ STYLES = {
         ragged=True,
         run_in_h2=True,
         first_page_columns=3,
+    ),
+    # A4 with mirrored margins (wider inner margin); a first page opened by a full-bleed coloured
+    # band with the title in white, then ONE full-width introductory paragraph in a larger italic,
+    # then two columns; a serif body (Times 10.5 pt) justified and hyphenated, paragraphs with a
+    # first-line indent and no gap (none after a heading), the first paragraph after a chapter
+    # heading opening with its first words in small capitals; NUMBERED sans headings in teal
+    # ("9 Shields" under a short thick bar, "9.1 How Shield Works"); boxes framed by a thin
+    # rounded rectangle on a pale fill, their title in sans capitals, their text in a small sans;
+    # the running header in the top INNER corner (none on the first page), and at the foot,
+    # centred, the current chapter beside the page number printed as "Page 141" (drawn after the
+    # page's text).
+    "g": Style(
+        "g",
+        14 * mm,  # outer margin (mirrored: see `inner`)
+        14 * mm,
+        22 * mm,
+        22 * mm,
+        7 * mm,
+        "Times-Roman",
+        "Times-Bold",
+        "Helvetica-Bold",
+        10.5,
+        12.9,
+        15,
+        10.5,
+        0,
+        11,
+        "top",
+        "center",
+        colors.Color(0.96, 0.97, 0.95),
+        colors.Color(0.11, 0.37, 0.43),
+        23,
+        inner=21 * mm,
+        h2_font="Helvetica-Bold",
+        h2_color=colors.Color(0.11, 0.37, 0.43),
+        box_title_font="Helvetica-Bold",
+        box_title_color=colors.Color(0.11, 0.37, 0.43),
+        box_border_width=0.9,
+        header_layout="inner-head-centre-foot",
+        h1_space_before=16,
+        h2_space_before=9,
+        indent_after_heading=False,
+        box_title_size=8.4,
+        box_padding=(8, 8, 7, 8),
     ),
 }
 
@@ -1438,12 +1505,439 @@ def build_pdf_f(book: dict, out_pdf_path, style: str = "f") -> dict:
     return truth
 
 
+# ---------------------------------------------------------------- style "g"
+def col_width_g(st: Style) -> float:
+    """Width of each of the two equal columns of style "g" (mirrored margins)."""
+    return (st.page_size[0] - st.left - st.inner - st.gutter) / 2
+
+
+def lead_in_g(text: str, size: float, words: int = 4) -> tuple[str, str, str] | None:
+    """Style "g": the first `words` words of a chapter's first paragraph in small capitals.
+    Returns (lead as written, its markup, the rest of the text) or None when the text opens
+    with a bold lead term or an icon."""
+    if LEAD_RE.match(text):
+        return None
+    m = re.match(r"(?:[A-Za-z][A-Za-z'’-]*[,;]? +){" + str(words) + "}", text)
+    if not m:
+        return None
+    lead = m.group(0).rstrip(" ")
+    return lead.rstrip(",;"), small_caps(lead, size, 0.8), text[len(lead) :]
+
+
+class BarHeading(KeyedParagraph):
+    """Style "g": a chapter heading with a short thick bar drawn just above it."""
+
+    bar_color = None
+
+    def draw(self):
+        canv = self.canv
+        canv.saveState()
+        canv.setStrokeColor(self.bar_color)
+        canv.setLineWidth(2.4)
+        canv.line(0, self.height + 4.5, 24 * mm, self.height + 4.5)
+        canv.restoreState()
+        super().draw()
+
+
+class RoundBox(ColumnBox):
+    """Style "g": a box as wide as its column in a thin rounded frame on a pale fill, its title in
+    sans capitals."""
+
+    def _make(self, width: float) -> Table:
+        st, sty = self.st, self.sty
+        cell = [
+            Paragraph(escape(self.block["title"].upper()), sty["boxtitle"]),
+            Paragraph(markup(self.block["text"], st), sty["box"]),
+        ]
+        t = Table([[cell]], colWidths=[width])
+        lp, rp, tp, bp = st.box_padding
+        t.setStyle(
+            TableStyle(
+                [
+                    ("LEFTPADDING", (0, 0), (-1, -1), lp),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), rp),
+                    ("TOPPADDING", (0, 0), (-1, -1), tp),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
+                ]
+            )
+        )
+        return t
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        canv.saveState()
+        canv.setFillColor(st.box_fill)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(st.box_border_width)
+        canv.roundRect(0, 0, self.width, self.height, 3.2 * mm, stroke=1, fill=1)
+        canv.restoreState()
+        self._table.drawOn(canv, 0, 0)
+
+
+def _styles_g(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    ink = st.box_border
+    sty.update(
+        h1=ParagraphStyle(
+            "h1_g",
+            fontName=st.head_font,
+            fontSize=st.h1,
+            leading=st.h1 * 1.2,
+            spaceBefore=st.h1_space_before,
+            spaceAfter=7,
+            keepWithNext=1,
+            textColor=ink,
+        ),
+        box=ParagraphStyle(
+            "box_g",
+            parent=sty["body"],
+            fontName="Helvetica",
+            fontSize=8.7,
+            leading=11.3,
+            spaceAfter=0,
+            firstLineIndent=0,
+        ),
+        boxtitle=ParagraphStyle(
+            "boxtitle_g",
+            fontName=st.box_title_font,
+            fontSize=st.box_title_size,
+            leading=st.box_title_size + 3,
+            textColor=st.box_title_color,
+            spaceAfter=3,
+            alignment=TA_LEFT,
+        ),
+        title=ParagraphStyle(
+            "title_g",
+            fontName="Helvetica-Bold",
+            fontSize=st.title_size,
+            leading=st.title_size * 1.15,
+            textColor=colors.white,
+            alignment=TA_LEFT,
+        ),
+        intro=ParagraphStyle(
+            "intro_g",
+            fontName="Times-Italic",
+            fontSize=12.2,
+            leading=15.6,
+            alignment=TA_JUSTIFY,
+            embeddedHyphenation=1,
+            uriWasteReduce=0,
+            textColor=colors.Color(0.18, 0.18, 0.2),
+        ),
+    )
+    return sty
+
+
+class GuideDoc(RulebookDoc):
+    """Style "g": mirrored A4 pages, a coloured title band and a full-width introduction on the
+    first page then two columns, the running header in the top inner corner, the chapter and the
+    page number "Page N" centred at the foot."""
+
+    BAND_H = 42 * mm
+
+    def __init__(self, filename, book, st: Style, intro_h: float = 0, **kw):
+        BaseDocTemplate.__init__(
+            self,
+            filename,
+            pagesize=st.page_size,
+            leftMargin=st.left,
+            rightMargin=st.right,
+            topMargin=st.top,
+            bottomMargin=st.bottom,
+            title=book["title"],
+            author="rulings test data",
+            subject=book["game"],
+            creator="make_pdf.py",
+            invariant=1,
+            **kw,
+        )
+        self.book, self.st = book, st
+        self.placed = []
+        self.chapters = []
+        self.top_chapter = {}
+        self.page_headers = []
+        self.page_footers = []
+        W, H = st.page_size
+        colw = col_width_g(st)
+        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        self.intro_h = intro_h
+        self.intro_gap = 9 * mm if intro_h else 0
+
+        def cols(page: int, top: float) -> list[Frame]:
+            lm, _ = self.margins(page)
+            return [
+                Frame(lm, st.bottom, colw, top - st.bottom, id="col1", **pad),
+                Frame(lm + colw + st.gutter, st.bottom, colw, top - st.bottom, id="col2", **pad),
+            ]
+
+        lm, rm = self.margins(1)
+        intro_top = H - self.BAND_H - 9 * mm
+        col_top = intro_top - intro_h - self.intro_gap
+        self.col_top_first = col_top
+        first = [
+            Frame(lm, H - self.BAND_H + 7 * mm, W - lm - rm, self.BAND_H - 15 * mm, id="title",
+                  **pad),
+            Frame(lm, intro_top - intro_h, W - lm - rm, intro_h, id="intro", **pad),
+        ] + cols(1, col_top)  # fmt: skip
+        if not intro_h:
+            first.pop(1)
+        hooks = {"onPage": self.draw_band, "onPageEnd": self.draw_head_foot}
+        self.addPageTemplates(
+            [
+                PageTemplate("first", first, **hooks),
+                PageTemplate("later", cols(2, H - st.top), autoNextPageTemplate="later-alt",
+                             **hooks),
+                PageTemplate("later-alt", cols(3, H - st.top), autoNextPageTemplate="later",
+                             **hooks),
+            ]
+        )  # fmt: skip
+
+    def afterFlowable(self, flowable):
+        """As RulebookDoc's, but a page's top chapter is judged by its first printed block or
+        heading (spacers and the title are passed over)."""
+        if getattr(flowable, "gt_key", None):
+            super().afterFlowable(flowable)
+
+    def draw_band(self, canv, doc):
+        """Before the page's text, first page only: the full-bleed title band, and a thin rule
+        under the introduction."""
+        if doc.page != 1:
+            return
+        st = self.st
+        W, H = st.page_size
+        lm, rm = self.margins(1)
+        canv.saveState()
+        canv.setFillColor(st.box_border)
+        canv.rect(0, H - self.BAND_H, W, self.BAND_H, stroke=0, fill=1)
+        canv.setFillColor(colors.Color(0.85, 0.62, 0.2))
+        canv.rect(0, H - self.BAND_H - 1.6 * mm, W, 1.6 * mm, stroke=0, fill=1)
+        if self.intro_h:
+            y = self.col_top_first + self.intro_gap / 2
+            canv.setStrokeColor(st.box_border)
+            canv.setLineWidth(0.6)
+            canv.line(lm, y, W - rm, y)
+        canv.restoreState()
+
+    def draw_head_foot(self, canv, doc):
+        """After the page's text: the running header in the top inner corner (not on the first
+        page) over a hairline, and at the foot, centred, "Chapter | Page N"."""
+        st = self.st
+        W, H = st.page_size
+        page = doc.page
+        num = self.printed(page)
+        lm, rm = self.margins(page)
+        odd = num % 2 == 1  # recto: the inner side is on the left
+        chapter = self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
+        head = self.book["running_header"] if page > 1 else None
+        self.page_headers.append(
+            {
+                "page": num,
+                "pdf_page_index": page - 1,
+                "text": head,
+                "corner": ("left" if odd else "right") if head else None,
+            }
+        )
+        mark = f"Page {num}"
+        self.page_footers.append(
+            {
+                "page": num,
+                "pdf_page_index": page - 1,
+                "chapter": chapter,
+                "number": mark,
+                "printed_as": f"{chapter} | {mark}" if chapter else mark,
+            }
+        )
+        canv.saveState()
+        if head:
+            y = H - st.top + 9 * mm
+            canv.setFillColor(colors.Color(0.38, 0.38, 0.4))
+            canv.setFont("Helvetica-Oblique", 7.6)
+            if odd:
+                canv.drawString(lm, y, head)
+            else:
+                canv.drawRightString(W - rm, y, head)
+            canv.setStrokeColor(colors.Color(0.6, 0.66, 0.68))
+            canv.setLineWidth(0.4)
+            canv.line(lm, y - 3, W - rm, y - 3)
+        y = st.bottom - 12 * mm
+        bar = "  |  "
+        w_ch = pdfmetrics.stringWidth(chapter, "Helvetica", 7.6) if chapter else 0
+        w_bar = pdfmetrics.stringWidth(bar, "Helvetica", 7.6) if chapter else 0
+        w_num = pdfmetrics.stringWidth(mark, "Helvetica-Bold", 8.6)
+        x = (W - w_ch - w_bar - w_num) / 2
+        if chapter:
+            canv.setFillColor(colors.Color(0.38, 0.38, 0.4))
+            canv.setFont("Helvetica", 7.6)
+            canv.drawString(x, y, chapter + bar)
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 8.6)
+        canv.drawString(x + w_ch + w_bar, y, mark)
+        canv.restoreState()
+
+
+def build_pdf_g(book: dict, out_pdf_path, style: str = "g") -> dict:
+    """Style "g" (see STYLES): the first block may be an introduction (`place: intro`) set across
+    the page under the title band; the rest flows in two columns with numbered headings."""
+    st = STYLES[style]
+    sty = _styles_g(st)
+    out = Path(out_pdf_path)
+    W = st.page_size[0]
+    blocks = list(book["blocks"])
+    chapter_no = int(book.get("first_chapter", 1)) - 1
+    section_no = 0
+    story: list = []
+    path: list[str] = []
+    truth_blocks: list[dict] = []
+    headings: list[dict] = []
+    intro = None
+    if blocks and blocks[0].get("place") == "intro":
+        intro = blocks.pop(0)
+        if intro["type"] != "paragraph":
+            raise ValueError("style g: the introduction must be a paragraph")
+    after = 0  # 1: right after a chapter heading, 2: right after a section heading
+    for block in blocks:
+        kind = block["type"]
+        if block.get("place") == "intro":
+            raise ValueError("style g: only the first block may be the introduction")
+        # any other `place` (style f's page-foot sidebar) is set in the columns like other boxes
+        if kind == "heading":
+            lvl = int(block["level"])
+            path = path[: lvl - 1] + [block["text"]]
+            if lvl == 1:
+                chapter_no, section_no = chapter_no + 1, 0
+                number = str(chapter_no)
+            else:
+                section_no += 1
+                number = f"{chapter_no}.{section_no}"
+            text = f'<font color="{_hex(st.box_border)}">{number}</font> {escape(block["text"])}'
+            h = (BarHeading if lvl == 1 else KeyedParagraph)(text, sty[f"h{lvl}"])
+            if lvl == 1:
+                h.bar_color = colors.Color(0.85, 0.62, 0.2)
+            h.gt_key = f"#heading{len(headings)}"
+            h.gt_level, h.gt_text = lvl, block["text"]
+            story.append(h)
+            headings.append(
+                {
+                    "id": h.gt_key,
+                    "level": lvl,
+                    "text": block["text"],
+                    "number": number,
+                    "printed_as": f"{number} {block['text']}",
+                }
+            )
+            after = lvl
+            continue
+        row = {
+            "key": block["key"],
+            "kind": kind,
+            "title": block.get("title"),
+            "section": list(path),
+            "section_path": " > ".join(path),
+            "text": block["text"],
+            "plain_text": plain_text(block["text"]),
+            "icons": ICON_RE.findall(block["text"]),
+        }
+        if kind == "paragraph":
+            lead = lead_in_g(block["text"], st.size) if after == 1 else None
+            if lead:
+                written, caps, rest = lead
+                row["small_caps_lead"] = written
+                row["printed_lead"] = written.upper()
+                text = caps + markup(rest, st, bold_lead=False)
+            else:
+                text = markup(block["text"], st)
+            p = KeyedParagraph(text, sty["body_first" if after else "body"])
+            p.gt_key = block["key"]
+            story.append(p)
+        elif kind == "box":
+            row["printed_title"] = block["title"].upper()
+            story += [Spacer(1, 4), RoundBox(block, st, sty), Spacer(1, 8)]
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        after = 0
+        truth_blocks.append(row)
+
+    head: list = [Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate("later"),
+                  FrameBreak()]  # fmt: skip
+    intro_h = 0.0
+    if intro:
+        ip = KeyedParagraph(markup(intro["text"], st), sty["intro"])
+        ip.gt_key = intro["key"]
+        intro_h = ip.wrap(W - st.left - st.inner, 1000)[1] + 2
+        head += [ip, FrameBreak()]
+        truth_blocks.insert(
+            0,
+            {
+                "key": intro["key"],
+                "kind": "paragraph",
+                "title": None,
+                "section": [],
+                "section_path": "",
+                "text": intro["text"],
+                "plain_text": plain_text(intro["text"]),
+                "icons": ICON_RE.findall(intro["text"]),
+                "placement": "full-width",
+            },
+        )
+    doc = GuideDoc(str(out), book, st, intro_h=intro_h)
+    doc.build(head + story)
+
+    def column(frame: str) -> int:
+        return 0 if frame == "intro" else int(frame[-1])
+
+    where: dict[str, list[tuple[int, int, str]]] = {}
+    for key, part, page, frame in doc.placed:
+        where.setdefault(key, []).append((part, page, frame))
+    for h in headings:
+        ((_, page, frame),) = where.pop(h.pop("id"))
+        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=column(frame))
+    for b in truth_blocks:
+        parts = sorted(where[b["key"]])
+        _, page, frame = parts[0]
+        b.update(
+            page=doc.printed(page),
+            pdf_page_index=page - 1,
+            column=column(frame),
+            continues=[
+                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": column(f)}
+                for _, p, f in parts[1:]
+            ],
+        )
+        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
+    truth = {
+        "title": book["title"],
+        "game": book["game"],
+        "style": style,
+        "running_header": book["running_header"],
+        "first_page": book["first_page"],
+        "pages": doc.page,
+        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
+        "icons": {
+            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
+            for k, v in ICONS.items()
+        },
+        "headings": headings,
+        "blocks": truth_blocks,
+        "page_size": "A4",
+        "mirrored": True,
+        "column_width_pt": round(col_width_g(st), 2),
+        "page_headers": doc.page_headers,
+        "page_footers": doc.page_footers,
+    }
+    out.with_suffix(".truth.json").write_text(
+        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
+    )
+    return truth
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
     st = STYLES[style]
     if st.header_layout == "centre-caps-top-circle":
         return build_pdf_f(book, out_pdf_path, style)
+    if st.header_layout == "inner-head-centre-foot":
+        return build_pdf_g(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
