@@ -216,3 +216,45 @@ def test_a_box_title_wrapped_onto_two_lines_is_one_title():
     assert [(b.kind, b.title) for b in blocks][1:] == [
         ("box", "EXAMPLE: A TITLE TOO LONG FOR ONE LINE")
     ]
+
+
+def test_a_space_the_pdf_sets_parts_words_however_narrow_the_gap():
+    # An italic "g" whose box reaches into the space after it: the gap is nearly none.
+    chars = _chars("Falling", 40, 30, 12)
+    for c in _chars("for", chars[-1].x1 + 0.5, 30, 12):
+        chars.append(c)
+    chars[len("Falling")].space_before = True
+    lines, _ = lines_of(0, WIDTH, chars)
+    assert [ln.text for ln in lines] == ["Falling for"]
+
+
+def test_list_items_are_blocks_of_their_own_without_their_bullets_across_a_column_break():
+    # Every line 50 characters long (225 pt), so that none ends short of its column's edge.
+    body = [f"body text line {i} ".ljust(50, "x") for i in range(40)]
+    chars = _chars("Chapter", 40, 30, 18)
+    chars += _column(40, 60, body[:30])
+    chars += _chars("• A first item whose text runs on to a second line", 40, 420)
+    chars += _chars("set where its text starts, after the bullet.", 49, 432)
+    chars += _chars("• A second item runs to the foot of the column and", 40, 444)
+    # ... and on at the top of the next column, where its text starts there too.
+    chars += _chars("on in the next column, set after a bullet's width.", 329, 60)
+    chars += _column(320, 80, body[30:])
+    _, blocks = layout([_page(0, chars)])
+    texts = [b.text for b in blocks]
+    assert (
+        "A first item whose text runs on to a second line set where its text starts, after the bullet."
+        in texts
+    )
+    assert (
+        "A second item runs to the foot of the column and on in the next column, set after a "
+        "bullet's width." in texts
+    )
+
+
+def test_a_chapter_number_set_apart_beside_its_heading_is_part_of_it():
+    chars = _chars("The Book", 40, 30, 24)
+    chars += _chars("5", 40, 70, 14, bold=True)
+    chars += _chars("Random Dungeons", 70, 70, 19, bold=True)
+    chars += _chars("A paragraph of body text in the chapter, ending here now.", 40, 100)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == ["5 Random Dungeons"]

@@ -20,11 +20,13 @@ line with the rest of the book rather than with one book's measures:
     about its size, a line set off whole in bold or colour that stands apart (space above, or
     first in its column) and does not end like a sentence; sizes rank the levels, the largest,
     if only on the first page, is the title; a bold lead term in a colour of its own is a
-    heading run into its paragraph, a level below;
+    heading run into its paragraph, a level below; a number set apart beside a heading (a
+    chapter number in a circle) is part of it;
   * a paragraph starts after a vertical gap, an indented first line, a line that ended short of
     its column's edge (the next line's first word would have fit after it: ragged-right text
     too), or a bold lead term ("POISON."); otherwise it runs on, across column and page
-    breaks.
+    breaks; a list item ("• ...") is a block of its own, without its bullet, its lines set
+    where its text starts.
 """
 
 from __future__ import annotations
@@ -139,6 +141,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     _unbox_bands(body, body_size)
     _box_small_print(body, body_size)
     _mark_headings(body, body_size, body_colour)
+    body = _number_marks(body)
     # Levels rank by the largest letter (a heading in small capitals by its capitals).
     heads = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
     title_size = None
@@ -231,6 +234,25 @@ def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None
                 ln.heading = False
 
 
+def _number_marks(body: list[Line]) -> list[Line]:
+    """The body without the headings' number marks (a chapter number in a circle beside its
+    heading, set apart on the same line): each is put in front of its heading's text, as the
+    book prints it ("5 Random Dungeons")."""
+    marks = [ln for ln in body if ln.heading and re.fullmatch(r"\d{1,3}", ln.text)]
+    dropped: set[int] = set()
+    for mark in marks:
+        beside = [
+            ln for ln in body
+            if ln.heading and ln is not mark and ln.page == mark.page and ln.x0 > mark.x1
+            and ln.x0 - mark.x1 < 3 * ln.size and ln.top < mark.bottom and mark.top < ln.bottom
+        ]  # fmt: skip
+        if beside:
+            heading = min(beside, key=lambda ln: ln.x0)
+            heading.text = f"{mark.text} {heading.text}"
+            dropped.add(id(mark))
+    return [ln for ln in body if id(ln) not in dropped]
+
+
 def _distinct(colour: int, body: int) -> bool:
     """Whether a line's single colour stands out from the body's: a channel apart by more
     than a quarter of its range (a rich black beside a plain one does not)."""
@@ -258,6 +280,7 @@ def _blocks(
     path: list[tuple[int, str]] = []
     parts: list[Part] = []
     prev: Line | None = None
+    hang: float | None = None  # where the text of the list item being read starts, in its column
     for ln in body:
         size = round(ln.cap_size, 1)
         if size == title_size and ln.heading:
@@ -280,7 +303,8 @@ def _blocks(
         run_in = _run_in_heading(ln, body_colour)
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
-        if _starts_block(ln, prev, parts, edges):
+        if _starts_block(ln, prev, parts, edges, hang):
+            hang = ln.hang - edges[(ln.page, ln.col)][0] if ln.bullet else None
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
             block = Block(
                 "box" if box else "paragraph",
@@ -298,7 +322,7 @@ def _blocks(
             parts[-1][0].title += " " + ln.text  # a box's title wrapped onto a second line
             prev = ln
             continue
-        parts[-1][1].append(ln.text)
+        parts[-1][1].append(ln.text[2:] if ln.bullet else ln.text)  # the text, not its bullet
         parts[-1][0].icons += len(ln.icons)
         prev = ln
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
@@ -318,20 +342,29 @@ def _run_in_heading(ln: Line, body_colour: int) -> str | None:
 
 
 def _starts_block(
-    ln: Line, prev: Line | None, parts: list[Part], edges: dict[tuple[int, int], list[float]]
+    ln: Line,
+    prev: Line | None,
+    parts: list[Part],
+    edges: dict[tuple[int, int], list[float]],
+    hang: float | None = None,
 ) -> bool:
     """Whether `ln` starts a new block rather than continuing the one before it. Across a
     column or page break (no gap to measure) a paragraph runs on unless the next line is
-    indented or starts with a lead term, or the last one stopped short of its column's edge."""
+    indented or starts with a lead term, or the last one stopped short of its column's edge.
+    A list item (`hang`: where its text starts, from its column's edge) runs on in the lines
+    set there."""
     current = parts[-1] if parts else None
     if current is None or current[0].kind == "heading":
         return True
     if ln.boxed >= 0:
-        return current[2] != (ln.page, ln.boxed)
-    if current[0].kind == "box" or prev is None:
+        return current[2] != (ln.page, ln.boxed) or ln.bullet
+    if current[0].kind == "box" or prev is None or ln.bullet:
         return True
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size
+    if hang is not None:
+        # Across a column or page break too, the item's lines start where its text does.
+        indent = abs(ln.x0 - left - hang) > 0.5 * ln.size
     gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
     # The line before ran to its column's edge if this line's first word would not have fit
     # after it (ragged-right text too), or it ended in a hyphen.

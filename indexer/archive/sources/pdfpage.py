@@ -26,6 +26,7 @@ ICON_FONT = re.compile(r"dingbat|symbol|icon|glyph|wingding", re.I)
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
+BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
 Gutter = tuple[float, float]  # x0, x1 of the band between two columns
@@ -44,6 +45,9 @@ class Char:
     bold: bool = False
     colour: int = 0  # fill colour as 0xRRGGBB
     baseline: float = 0.0
+    # The PDF sets a space before it: a word space however narrow the gap (an italic letter's
+    # box may reach into the space after it).
+    space_before: bool = False
 
     @property
     def icon(self) -> bool:
@@ -71,6 +75,8 @@ class Line:
     heading: bool = False
     icons: list[str] = field(default_factory=list)
     first_word: float = 0.0  # the width of its first word: would it have fit on the line above?
+    bullet: bool = False  # it starts with a list bullet ("• ...")
+    hang: float = 0.0  # with a bullet: where its text starts (a list item's lines align there)
 
 
 @dataclass
@@ -93,11 +99,13 @@ def read_page(page: Any, number: int) -> Page:
     buf, flags = ctypes.create_string_buffer(128), ctypes.c_int()
     rgba = [ctypes.c_uint() for _ in range(4)]
     chars = []
+    spaced = False  # a space the PDF itself sets before the next character
     for i in range(text_page.count_chars()):
         if raw.FPDFText_IsGenerated(tp, i) == 1:
             continue
         code = raw.FPDFText_GetUnicode(tp, i)
         if not chr(code).strip():
+            spaced = True
             continue
         left, _, right, _ = text_page.get_charbox(i, loose=True)
         ox, oy = ctypes.c_double(), ctypes.c_double()
@@ -114,8 +122,9 @@ def read_page(page: Any, number: int) -> Page:
             chr(code), left, right, top, bottom, font, size,
             unmapped=raw.FPDFText_HasUnicodeMapError(tp, i) == 1,
             bold=raw.FPDFText_GetFontWeight(tp, i) >= 600 or bool(BOLD_FONT.search(font)),
-            colour=(r << 16) | (g << 8) | b, baseline=height - oy.value,
+            colour=(r << 16) | (g << 8) | b, baseline=height - oy.value, space_before=spaced,
         ))  # fmt: skip
+        spaced = False
     fills = []
     for obj in page.get_objects(filter=(raw.FPDF_PAGEOBJ_PATH,)):
         left, bottom, right, top = obj.get_bounds()
@@ -254,7 +263,9 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     text: list[str] = []
     lead_end = None  # where the text of a bold lead term ends
     for before, ch in zip([None, *segment], segment):
-        space = before is not None and ch.x0 - before.x1 > tracking + 0.15 * ch.size
+        space = before is not None and (
+            ch.x0 - before.x1 > tracking + 0.15 * ch.size or (ch.space_before and ch.x0 > before.x0)
+        )
         if space and text and text[-1] != " ":
             text.append(" ")
         if lead_end is None and not ch.bold:
@@ -268,6 +279,8 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     line.lead = "".join(text[:lead_end]).strip() if lead_end else ""
     line.lead_colour = segment[0].colour
     line.first_word = _first_word_width(segment, tracking)
+    if line.text[:1] in BULLETS and line.text[1:2] == " " and len(segment) > 1:
+        line.bullet, line.hang = True, segment[1].x0
     letters = [c for c in segment if not c.icon] or segment
     line.size = statistics.median(c.size for c in letters)
     line.cap_size = max(c.size for c in letters)

@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g]
-    python make_pdf.py --all OUTDIR                      # the eight books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h]
+    python make_pdf.py --all OUTDIR                      # the nine books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -94,6 +94,23 @@ and adds "number" and "printed_as" (number and text); the introduction has "colu
 "printed_title". "plain_text" stays the text as written (case included). The truth JSON lists every
 page's header ("page_headers", text null on the first page) and foot ("page_footers").
 
+Style "h" (used only by sealed.yaml, written by someone who read neither the reader's code nor its
+tests, for a score measured once) follows yet other habits: SQUARE pages of 230 x 230 mm; the book
+title in a large crimson serif over a double rule across the first page, then two equal columns in
+a 9 mm unruled gutter on every page; a sans body (the embedded Vera at 9.3 pt) set ragged right and
+hyphenated at line ends, paragraphs without indent set apart by a gap; chapter headings in a
+crimson serif led by their NUMBER WHITE IN A FILLED CIRCLE, counted from the book's `first_chapter`
+(default 1); section headings in a crimson serif italic after a "§" mark, over a thin rule as wide
+as the column; a paragraph marked `bullet: true` is one item of a bulleted list, set with a crimson
+bullet and a hanging indent (each item is its own block); boxes as wide as their column with the
+title in white serif on a crimson header strip and the text in a smaller sans inside a DASHED
+border; no header at all, but at the foot of every page, under a crimson rule, the running header
+in the INNER corner (left on odd, right-hand pages) and the page number in the OUTER corner (drawn
+after the page's text). In the truth a chapter heading adds "number" and "printed_as" ("5 Random
+Dungeons"), a section heading "printed_as" ("§ Room Cards"); a bulleted item is a "paragraph"
+block with "list_item": true and "bullet" (the printed mark, not part of "plain_text"). The truth
+JSON lists every page's foot ("page_footers": running header and its corner, number and its corner).
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -141,6 +158,7 @@ BOOKS = (
     "unseen.yaml",
     "novel.yaml",
     "blind.yaml",
+    "sealed.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -218,124 +236,42 @@ class Style:
     first_page_columns: int = 2  # columns on the first page (later pages have two)
 
 
+# Positional fields: name, margins (left, right, top, bottom), gutter, fonts (body, bold, heading),
+# size, leading, h1, h2, para_space, first_indent, header_at, number_at, box_fill, box_border,
+# title_size; then the optional features by name. With `inner` (mirrored margins) `left` and
+# `right` are the outer margin.
+# fmt: off
 STYLES = {
     # Serif body, sans headings, header on top, page number in the outer corner.
-    "a": Style(
-        "a",
-        18 * mm,
-        18 * mm,
-        24 * mm,
-        20 * mm,
-        8 * mm,
-        "Times-Roman",
-        "Times-Bold",
-        "Helvetica-Bold",
-        10,
-        12.2,
-        15,
-        12,
-        5,
-        0,
-        "top",
-        "outer",
-        colors.Color(0.91, 0.89, 0.84),
-        colors.Color(0.45, 0.35, 0.2),
-        22,
-    ),
+    "a": Style("a", 18 * mm, 18 * mm, 24 * mm, 20 * mm, 8 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10, 12.2, 15, 12, 5, 0, "top", "outer",
+               colors.Color(0.91, 0.89, 0.84), colors.Color(0.45, 0.35, 0.2), 22),
     # Sans body, serif headings, indented paragraphs without gaps, running header
     # at the bottom with the page number centred, wider margins.
-    "b": Style(
-        "b",
-        24 * mm,
-        20 * mm,
-        20 * mm,
-        26 * mm,
-        10 * mm,
-        "Helvetica",
-        "Helvetica-Bold",
-        "Times-Bold",
-        9,
-        11.4,
-        16,
-        12.5,
-        0,
-        11,
-        "bottom",
-        "center",
-        colors.Color(0.86, 0.91, 0.95),
-        colors.Color(0.15, 0.3, 0.5),
-        20,
-    ),
+    "b": Style("b", 24 * mm, 20 * mm, 20 * mm, 26 * mm, 10 * mm, "Helvetica", "Helvetica-Bold",
+               "Times-Bold", 9, 11.4, 16, 12.5, 0, 11, "bottom", "center",
+               colors.Color(0.86, 0.91, 0.95), colors.Color(0.15, 0.3, 0.5), 20),
     # Sans body (9.5 pt) with serif bold-italic chapter headings and small sans section
     # headings, mirrored margins, narrow ruled gutter, spaced paragraphs, header on top
     # (book title left, chapter right), page number in a tab at the bottom outer corner.
-    "c": Style(
-        "c",
-        14 * mm,  # outer margin
-        14 * mm,  # outer margin (mirrored: see `inner`)
-        21 * mm,
-        23 * mm,
-        5.5 * mm,
-        "Helvetica",
-        "Helvetica-Bold",
-        "Times-BoldItalic",
-        9.5,
-        12.4,
-        19,
-        10.5,
-        6.5,
-        0,
-        "top",
-        "outer",
-        colors.Color(0.93, 0.96, 0.92),
-        colors.Color(0.16, 0.42, 0.34),
-        24,
-        inner=22 * mm,
-        h2_font="Helvetica-Bold",
-        h2_color=colors.Color(0.55, 0.2, 0.12),
-        box_title_font="Helvetica-Bold",
-        box_title_color=colors.Color(0.16, 0.42, 0.34),
-        box_border_width=1.6,
-        header_layout="title-chapter",
-        page_tab=True,
-        column_rule=True,
-    ),
+    "c": Style("c", 14 * mm, 14 * mm, 21 * mm, 23 * mm, 5.5 * mm, "Helvetica", "Helvetica-Bold",
+               "Times-BoldItalic", 9.5, 12.4, 19, 10.5, 6.5, 0, "top", "outer",
+               colors.Color(0.93, 0.96, 0.92), colors.Color(0.16, 0.42, 0.34), 24,
+               inner=22 * mm, h2_font="Helvetica-Bold", h2_color=colors.Color(0.55, 0.2, 0.12),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.16, 0.42, 0.34),
+               box_border_width=1.6, header_layout="title-chapter", page_tab=True,
+               column_rule=True),
     # Serif body (10 pt) with bold small-capital section headings at body size and extra
     # space above, larger chapter headings, no header but a running footer (book title
     # left, page number right), narrow outer margins, a wide unruled gutter, indented
     # paragraphs without gaps, boxes with a thick left bar and a light fill.
-    "d": Style(
-        "d",
-        12.5 * mm,
-        12.5 * mm,
-        15 * mm,
-        21 * mm,
-        11 * mm,
-        "Times-Roman",
-        "Times-Bold",
-        "Times-Bold",
-        10,
-        12,
-        16,
-        10,
-        0,
-        12,
-        "bottom",
-        "right",
-        colors.Color(0.95, 0.93, 0.89),
-        colors.Color(0.5, 0.13, 0.1),
-        22,
-        h1_space_before=16,
-        h2_space_before=13,
-        h2_small_caps=True,
-        indent_after_heading=False,
-        box_title_font="Times-BoldItalic",
-        box_border_width=3.5,
-        header_layout="footer-title-number",
-        box_frame="left-bar",
-        box_title_size=10,
-        box_padding=(10, 7, 6, 7),
-    ),
+    "d": Style("d", 12.5 * mm, 12.5 * mm, 15 * mm, 21 * mm, 11 * mm, "Times-Roman", "Times-Bold",
+               "Times-Bold", 10, 12, 16, 10, 0, 12, "bottom", "right",
+               colors.Color(0.95, 0.93, 0.89), colors.Color(0.5, 0.13, 0.1), 22,
+               h1_space_before=16, h2_space_before=13, h2_small_caps=True,
+               indent_after_heading=False, box_title_font="Times-BoldItalic", box_border_width=3.5,
+               header_layout="footer-title-number", box_frame="left-bar", box_title_size=10,
+               box_padding=(10, 7, 6, 7)),
     # US Letter, body in an embedded TrueType sans (Bitstream Vera, shipped with reportlab),
     # unequal columns (the left one narrower) with a rule in a wide gutter, chapter headings
     # in white on a coloured band, section headings in a rust colour, indented and slightly
@@ -343,41 +279,14 @@ STYLES = {
     # title strip, the current chapter in the top outer corner (drawn after the page's text),
     # the running header at the foot beside a decorated page number "— 57 —" in the outer
     # corner (drawn before the page's text).
-    "e": Style(
-        "e",
-        16 * mm,
-        15 * mm,
-        22 * mm,
-        24 * mm,
-        11 * mm,
-        "Vera",
-        "VeraBd",
-        "VeraBd",
-        8.8,
-        12.2,
-        12,
-        10,
-        2.5,
-        9,
-        "bottom",
-        "outer",
-        colors.Color(0.9, 0.94, 0.95),
-        colors.Color(0.07, 0.33, 0.4),
-        19,
-        h2_font="VeraBd",
-        h2_color=colors.Color(0.62, 0.27, 0.1),
-        box_title_font="VeraBd",
-        box_title_color=colors.white,
-        header_layout="corner-chapter-foot-number",
-        column_rule=True,
-        h1_space_before=13,
-        h2_space_before=8,
-        indent_after_heading=False,
-        box_title_size=9,
-        box_padding=(7, 7, 0, 6),
-        page_size=(612.0, 792.0),  # US Letter (the other styles are A4)
-        first_col_share=0.44,
-    ),
+    "e": Style("e", 16 * mm, 15 * mm, 22 * mm, 24 * mm, 11 * mm, "Vera", "VeraBd", "VeraBd", 8.8,
+               12.2, 12, 10, 2.5, 9, "bottom", "outer", colors.Color(0.9, 0.94, 0.95),
+               colors.Color(0.07, 0.33, 0.4), 19,
+               h2_font="VeraBd", h2_color=colors.Color(0.62, 0.27, 0.1), box_title_font="VeraBd",
+               box_title_color=colors.white, header_layout="corner-chapter-foot-number",
+               column_rule=True, h1_space_before=13, h2_space_before=8, indent_after_heading=False,
+               box_title_size=9, box_padding=(7, 7, 0, 6), page_size=(612.0, 792.0),
+               first_col_share=0.44),
     # 210 x 270 mm pages; a three-column first page, then two equal columns in a narrow unruled
     # gutter; a serif body set ragged right (hyphenated at line ends), paragraphs spaced without
     # indent; chapter headings in a large serif italic over a thin rule, section headings run in
@@ -386,44 +295,15 @@ STYLES = {
     # header centred on top in letter-spaced small capitals, the page number white in a filled
     # circle in the top outer corner (both drawn before the text), no footer; a sidebar marked
     # `place: page-foot` set in small type across the foot of a page (drawn after the text).
-    "f": Style(
-        "f",
-        15 * mm,
-        15 * mm,
-        23 * mm,
-        15 * mm,
-        4.2 * mm,
-        "Times-Roman",
-        "Times-Bold",
-        "Times-Italic",
-        9.7,
-        12.4,
-        19,
-        9.2,
-        6,
-        0,
-        "top",
-        "outer",
-        None,  # boxes have no fill
-        colors.Color(0.42, 0.16, 0.36),
-        25,
-        h2_font="Helvetica-Bold",
-        h2_color=colors.Color(0.42, 0.16, 0.36),
-        box_title_font="Helvetica-Bold",
-        box_title_color=colors.Color(0.42, 0.16, 0.36),
-        box_border_width=2.4,
-        header_layout="centre-caps-top-circle",
-        h1_space_before=14,
-        h2_space_before=5,
-        indent_after_heading=False,
-        box_frame="rules",
-        box_title_size=8.4,
-        box_padding=(0, 0, 5, 6),
-        page_size=(210 * mm, 270 * mm),
-        ragged=True,
-        run_in_h2=True,
-        first_page_columns=3,
-    ),
+    "f": Style("f", 15 * mm, 15 * mm, 23 * mm, 15 * mm, 4.2 * mm, "Times-Roman", "Times-Bold",
+               "Times-Italic", 9.7, 12.4, 19, 9.2, 6, 0, "top", "outer", None,
+               colors.Color(0.42, 0.16, 0.36), 25,
+               h2_font="Helvetica-Bold", h2_color=colors.Color(0.42, 0.16, 0.36),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.42, 0.16, 0.36),
+               box_border_width=2.4, header_layout="centre-caps-top-circle", h1_space_before=14,
+               h2_space_before=5, indent_after_heading=False, box_frame="rules",
+               box_title_size=8.4, box_padding=(0, 0, 5, 6), page_size=(210 * mm, 270 * mm),
+               ragged=True, run_in_h2=True, first_page_columns=3),
     # A4 with mirrored margins (wider inner margin); a first page opened by a full-bleed coloured
     # band with the title in white, then ONE full-width introductory paragraph in a larger italic,
     # then two columns; a serif body (Times 10.5 pt) justified and hyphenated, paragraphs with a
@@ -434,41 +314,29 @@ STYLES = {
     # the running header in the top INNER corner (none on the first page), and at the foot,
     # centred, the current chapter beside the page number printed as "Page 141" (drawn after the
     # page's text).
-    "g": Style(
-        "g",
-        14 * mm,  # outer margin (mirrored: see `inner`)
-        14 * mm,
-        22 * mm,
-        22 * mm,
-        7 * mm,
-        "Times-Roman",
-        "Times-Bold",
-        "Helvetica-Bold",
-        10.5,
-        12.9,
-        15,
-        10.5,
-        0,
-        11,
-        "top",
-        "center",
-        colors.Color(0.96, 0.97, 0.95),
-        colors.Color(0.11, 0.37, 0.43),
-        23,
-        inner=21 * mm,
-        h2_font="Helvetica-Bold",
-        h2_color=colors.Color(0.11, 0.37, 0.43),
-        box_title_font="Helvetica-Bold",
-        box_title_color=colors.Color(0.11, 0.37, 0.43),
-        box_border_width=0.9,
-        header_layout="inner-head-centre-foot",
-        h1_space_before=16,
-        h2_space_before=9,
-        indent_after_heading=False,
-        box_title_size=8.4,
-        box_padding=(8, 8, 7, 8),
-    ),
+    "g": Style("g", 14 * mm, 14 * mm, 22 * mm, 22 * mm, 7 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10.5, 12.9, 15, 10.5, 0, 11, "top", "center",
+               colors.Color(0.96, 0.97, 0.95), colors.Color(0.11, 0.37, 0.43), 23,
+               inner=21 * mm, h2_font="Helvetica-Bold", h2_color=colors.Color(0.11, 0.37, 0.43),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.11, 0.37, 0.43),
+               box_border_width=0.9, header_layout="inner-head-centre-foot", h1_space_before=16,
+               h2_space_before=9, indent_after_heading=False, box_title_size=8.4,
+               box_padding=(8, 8, 7, 8)),
+    # Square 230 x 230 mm pages; the title in a large coloured serif over a double rule, then two
+    # equal unruled columns; a sans body (Vera 9.3 pt) set ragged right and hyphenated, paragraphs
+    # without indent set apart by a gap; chapter headings in a coloured serif led by their number
+    # in a filled circle, section headings in a coloured serif italic after a "§" mark over a thin
+    # rule; bulleted paragraphs with a hanging indent; boxes with the title in white on a coloured
+    # header strip and the text inside a dashed border; no header, at the foot the running header
+    # in the INNER corner and the page number in the OUTER corner under a coloured rule.
+    "h": Style("h", 17 * mm, 17 * mm, 19 * mm, 25 * mm, 9 * mm, "Vera", "VeraBd", "Times-Bold",
+               9.3, 12.7, 19, 12.6, 5.5, 0, "bottom", "outer", None, colors.Color(0.6, 0.1, 0.3),
+               25, h2_font="Times-BoldItalic", h2_color=colors.Color(0.6, 0.1, 0.3),
+               header_layout="foot-inner-outer", h1_space_before=15, h2_space_before=9,
+               box_border_width=0.8, box_title_size=10.5, box_padding=(7, 7, 6, 7),
+               page_size=(230 * mm, 230 * mm), ragged=True),
 }
+# fmt: on
 
 # ---------------------------------------------------------------- hyphenation
 _VOWELS = set("aeiouy")
@@ -569,11 +437,77 @@ def col_width(st: Style) -> float:
     return (A4[0] - st.left - (st.inner or st.right) - st.gutter) / 2
 
 
+PAD0 = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+
+
+def column_frames(x0: float, y0: float, widths, gutter: float, height: float) -> list[Frame]:
+    """Unpadded column frames "col1", "col2", ... side by side from x0, `gutter` apart."""
+    out, x = [], x0
+    for i, w in enumerate(widths):
+        out.append(Frame(x, y0, w, height, id=f"col{i + 1}", **PAD0))
+        x += w + gutter
+    return out
+
+
+def title_frame(x: float, y: float, width: float, height: float) -> Frame:
+    """The unpadded frame of the book title across the top of the first page."""
+    return Frame(x, y, width, height, id="title", **PAD0)
+
+
 class RulebookDoc(BaseDocTemplate):
+    TITLE_H = 24 * mm
+
     def __init__(self, filename, book, st: Style, **kw):
-        super().__init__(
+        self._setup(filename, book, st, **kw)
+        if st.inner:  # mirrored margins: "first", then "later"/"later-alt" alternating
+            hook = {"onPageEnd": self.decorate_title_chapter}
+            self.add_mirrored_templates(self._frames(1), self._frames, **hook)
+            return
+        # Style "a" draws header/footer before the page's text, style "b" after it, so
+        # content-stream order differs from reading order in one of them.
+        hook = {"onPage": self.decorate} if st.header_at == "top" else {"onPageEnd": self.decorate}
+        if st.header_layout == "footer-title-number":
+            hook = {"onPageEnd": self.decorate_footer}
+        self.addPageTemplates(
+            [
+                PageTemplate("first", self._frames(1), **hook),
+                PageTemplate("later", self._frames(2), **hook),
+            ]
+        )
+
+    def _frames(self, page: int) -> list[Frame]:
+        """A title frame across the top of the first page, then two equal columns."""
+        colw = col_width(self.st)
+        return self.page_frames(page, self.TITLE_H if page == 1 else 0, (colw, colw))
+
+    def add_mirrored_templates(self, first: list[Frame], frames, **hooks) -> None:
+        """Page templates "first", then "later" and "later-alt" taking turns (left and right hand
+        pages); `frames(page)` gives the frames of PDF page 2 or 3."""
+        self.addPageTemplates(
+            [
+                PageTemplate("first", first, **hooks),
+                PageTemplate("later", frames(2), autoNextPageTemplate="later-alt", **hooks),
+                PageTemplate("later-alt", frames(3), autoNextPageTemplate="later", **hooks),
+            ]
+        )
+
+    def page_frames(self, page: int, title_h: float, widths, lift: float = 0) -> list[Frame]:
+        """The frames of a PDF page (1-based): a title frame `title_h` high across the top (none
+        when 0), then columns of the given widths under it, their foot raised by `lift`."""
+        st, (W, H) = self.st, self.st.page_size
+        fh = H - st.top - st.bottom
+        lm, rm = self.margins(page)
+        title = [title_frame(lm, st.bottom + fh - title_h, W - lm - rm, title_h)] if title_h else []
+        cols = column_frames(lm, st.bottom + lift, widths, st.gutter, fh - title_h - lift)
+        return title + cols
+
+    def _setup(self, filename, book, st: Style, **kw) -> None:
+        """The document itself (page size and margins of the style, metadata, invariant ids) and
+        the records the build fills in."""
+        BaseDocTemplate.__init__(
+            self,
             filename,
-            pagesize=A4,
+            pagesize=st.page_size,
             leftMargin=st.left,
             rightMargin=st.right,
             topMargin=st.top,
@@ -589,41 +523,12 @@ class RulebookDoc(BaseDocTemplate):
         self.placed: list[tuple[str, int, int, str]] = []  # key, part, pdf page (1-based), frame id
         self.chapters: list[tuple[int, str]] = []  # pdf page, text of every level-1 heading
         self.top_chapter: dict[int, str | None] = {}  # pdf page -> chapter in effect at its top
-        self.page_headers: list[dict] = []  # style "title-chapter": what each page's header shows
-        self.page_footers: list[dict] = []  # style "footer-title-number": each page's footer
-        if st.inner:
-            self._mirrored_templates()
-            return
-        W, H = A4
-        colw = (W - st.left - st.right - st.gutter) / 2
-        fh = H - st.top - st.bottom
-        title_h = 24 * mm
-        left = dict(
-            x1=st.left, width=colw, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0
-        )
-        right = dict(left, x1=st.left + colw + st.gutter)
-        first = [
-            Frame(
-                y1=st.bottom + fh - title_h,
-                height=title_h,
-                id="title",
-                **dict(left, width=W - st.left - st.right),
-            ),
-            Frame(y1=st.bottom, height=fh - title_h, id="col1", **left),
-            Frame(y1=st.bottom, height=fh - title_h, id="col2", **right),
-        ]
-        later = [
-            Frame(y1=st.bottom, height=fh, id="col1", **left),
-            Frame(y1=st.bottom, height=fh, id="col2", **right),
-        ]
-        # Style "a" draws header/footer before the page's text, style "b" after it, so
-        # content-stream order differs from reading order in one of them.
-        hook = {"onPage": self.decorate} if st.header_at == "top" else {"onPageEnd": self.decorate}
-        if st.header_layout == "footer-title-number":
-            hook = {"onPageEnd": self.decorate_footer}
-        self.addPageTemplates(
-            [PageTemplate("first", first, **hook), PageTemplate("later", later, **hook)]
-        )
+        self.page_headers: list[dict] = []  # what each page's header shows (some styles)
+        self.page_footers: list[dict] = []  # what each page's footer shows (some styles)
+
+    def chapter_at(self, page: int) -> str:
+        """The chapter in effect at the top of a PDF page (1-based), else the first one on it."""
+        return self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
 
     def printed(self, page: int) -> int:
         return self.book["first_page"] + page - 1
@@ -636,41 +541,13 @@ class RulebookDoc(BaseDocTemplate):
         # Odd printed pages are right-hand (recto) pages: inner margin on their left.
         return (st.inner, st.left) if self.printed(page) % 2 else (st.left, st.inner)
 
-    def _mirrored_templates(self):
-        """Page templates for mirrored margins: "first", then "later"/"later-alt" alternating."""
-        st, (W, H) = self.st, A4
-        colw, fh, title_h = col_width(st), H - st.top - st.bottom, 24 * mm
-
-        def frames(page: int, first: bool) -> list[Frame]:
-            lm, rm = self.margins(page)
-            pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-            h = fh - title_h if first else fh
-            out = (
-                [Frame(lm, st.bottom + fh - title_h, W - lm - rm, title_h, id="title", **pad)]
-                if first
-                else []
-            )
-            return out + [
-                Frame(lm, st.bottom, colw, h, id="col1", **pad),
-                Frame(lm + colw + st.gutter, st.bottom, colw, h, id="col2", **pad),
-            ]
-
-        hook = {"onPageEnd": self.decorate_title_chapter}
-        self.addPageTemplates(
-            [
-                PageTemplate("first", frames(1, True), **hook),
-                PageTemplate("later", frames(2, False), autoNextPageTemplate="later-alt", **hook),
-                PageTemplate("later-alt", frames(3, False), autoNextPageTemplate="later", **hook),
-            ]
-        )
-
     def decorate_title_chapter(self, canv, doc):
         """Header on top (book title left, chapter right), page number in a tab at the outer foot."""
         st, (W, H) = self.st, A4
         page = doc.page
         num = self.printed(page)
         lm, rm = self.margins(page)
-        chapter = self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
+        chapter = self.chapter_at(page)
         self.page_headers.append(
             {
                 "page": num,
@@ -771,6 +648,39 @@ class RulebookDoc(BaseDocTemplate):
             self.chapters.append((self.page, h1))
 
 
+def h1_style(name: str, st: Style, line: float = 1.2, after: float = 6, color=None):
+    """A chapter heading: the style's heading font at its h1 size, kept with what follows."""
+    return ParagraphStyle(
+        name,
+        fontName=st.head_font,
+        fontSize=st.h1,
+        leading=st.h1 * line,
+        spaceBefore=st.h1_space_before,
+        spaceAfter=after,
+        keepWithNext=1,
+        textColor=st.box_border if color is None else color,
+    )
+
+
+def title_style(name: str, font: str, st: Style, line: float = 1.2, **kw) -> ParagraphStyle:
+    """The book title on the first page."""
+    return ParagraphStyle(
+        name,
+        fontName=font,
+        fontSize=st.title_size,
+        leading=st.title_size * line,
+        alignment=TA_LEFT,
+        **kw,
+    )
+
+
+def box_text_style(name: str, parent, size: float, leading: float, **kw) -> ParagraphStyle:
+    """The text of a box: smaller than the body, no indent, no space after."""
+    return ParagraphStyle(
+        name, parent=parent, fontSize=size, leading=leading, spaceAfter=0, firstLineIndent=0, **kw
+    )
+
+
 def _styles(st: Style) -> dict[str, ParagraphStyle]:
     body = ParagraphStyle(
         "body",
@@ -788,14 +698,7 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
     return {
         "body": body,
         "body_first": ParagraphStyle("body_first", parent=body, firstLineIndent=0),
-        "box": ParagraphStyle(
-            "box",
-            parent=body,
-            fontSize=st.size - 0.5,
-            leading=st.leading - 0.8,
-            spaceAfter=0,
-            firstLineIndent=0,
-        ),
+        "box": box_text_style("box", body, st.size - 0.5, st.leading - 0.8),
         "boxtitle": ParagraphStyle(
             "boxtitle",
             fontName=st.box_title_font or st.head_font,
@@ -805,16 +708,7 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
             spaceAfter=3,
             alignment=TA_LEFT,
         ),
-        "h1": ParagraphStyle(
-            "h1",
-            fontName=st.head_font,
-            fontSize=st.h1,
-            leading=st.h1 * 1.2,
-            spaceBefore=st.h1_space_before,
-            spaceAfter=6,
-            keepWithNext=1,
-            textColor=st.box_border,
-        ),
+        "h1": h1_style("h1", st),
         "h2": ParagraphStyle(
             "h2",
             fontName=st.h2_font or st.head_font,
@@ -825,38 +719,116 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
             spaceAfter=4,
             keepWithNext=1,
         ),
-        "title": ParagraphStyle(
-            "title",
-            fontName=st.head_font,
-            fontSize=st.title_size,
-            leading=st.title_size * 1.2,
-            alignment=TA_LEFT,
-        ),
+        "title": title_style("title", st.head_font, st),
     }
 
 
-def _box(block, st: Style, sty, width) -> Table:
+def box_table(block, st: Style, sty, width, commands=(), title: str | None = None) -> Table:
+    """A one-cell table holding a box's title and text, padded as the style says; `commands` are
+    table-style commands (fill, frame, rules) put before the padding."""
     cell = [
-        Paragraph(escape(block["title"]), sty["boxtitle"]),
+        Paragraph(escape(block["title"] if title is None else title), sty["boxtitle"]),
         Paragraph(markup(block["text"], st), sty["box"]),
     ]
     t = Table([[cell]], colWidths=[width])
-    frame = "LINEBEFORE" if st.box_frame == "left-bar" else "BOX"
     lp, rp, tp, bp = st.box_padding
-    t.setStyle(
-        TableStyle(
-            [
-                ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
-                (frame, (0, 0), (-1, -1), st.box_border_width, st.box_border),
-                ("LEFTPADDING", (0, 0), (-1, -1), lp),
-                ("RIGHTPADDING", (0, 0), (-1, -1), rp),
-                ("TOPPADDING", (0, 0), (-1, -1), tp),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
-            ]
-        )
+    every = ((0, 0), (-1, -1))
+    pads = [("LEFTPADDING", lp), ("RIGHTPADDING", rp), ("TOPPADDING", tp), ("BOTTOMPADDING", bp)]
+    t.setStyle(TableStyle(list(commands) + [(name, *every, v) for name, v in pads]))
+    return t
+
+
+def _box(block, st: Style, sty, width) -> Table:
+    frame = "LINEBEFORE" if st.box_frame == "left-bar" else "BOX"
+    t = box_table(
+        block,
+        st,
+        sty,
+        width,
+        [
+            ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+            (frame, (0, 0), (-1, -1), st.box_border_width, st.box_border),
+        ],
     )
     t.gt_key, t.gt_part = block["key"], 0
     return t
+
+
+# ---------------------------------------------------------------- truth
+def truth_row(block: dict, path: list[str]) -> dict:
+    """A paragraph's or box's truth entry before it is placed (page, column, continuation)."""
+    return {
+        "key": block["key"],
+        "kind": block["type"],
+        "title": block.get("title"),
+        "section": list(path),
+        "section_path": " > ".join(path),
+        "text": block["text"],
+        "plain_text": plain_text(block["text"]),
+        "icons": ICON_RE.findall(block["text"]),
+    }
+
+
+def frame_column(frame: str) -> int:
+    """The column number of a frame id ("col2" -> 2)."""
+    return int(frame[-1])
+
+
+def place_truth(doc, headings: list[dict], blocks: list[dict], column=frame_column) -> None:
+    """Add to headings and blocks the printed page, PDF page and column where they start and, for
+    blocks, where they go on ("continues") and how ("split": None, "column" or "page"). A run-in
+    heading shares its paragraph's key (its "id"); blocks that already have a page are left."""
+    where: dict[str, list[tuple[int, int, str]]] = {}
+    for key, part, page, frame in doc.placed:
+        where.setdefault(key, []).append((part, page, frame))
+    for h in headings:
+        hid = h.pop("id")
+        if h.get("run_in"):
+            _, page, frame = sorted(where[hid])[0]
+        else:
+            ((_, page, frame),) = where.pop(hid)
+        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=column(frame))
+    for b in blocks:
+        if "page" in b:
+            continue
+        parts = sorted(where[b["key"]])
+        _, page, frame = parts[0]
+        b.update(
+            page=doc.printed(page),
+            pdf_page_index=page - 1,
+            column=column(frame),
+            continues=[
+                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": column(f)}
+                for _, p, f in parts[1:]
+            ],
+        )
+        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
+
+
+def truth_head(book: dict, style: str, doc, headings: list[dict], blocks: list[dict]) -> dict:
+    """The truth JSON's common part; the styles add their own keys after it."""
+    return {
+        "title": book["title"],
+        "game": book["game"],
+        "style": style,
+        "running_header": book["running_header"],
+        "first_page": book["first_page"],
+        "pages": doc.page,
+        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
+        "icons": {
+            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
+            for k, v in ICONS.items()
+        },
+        "headings": headings,
+        "blocks": blocks,
+    }
+
+
+def write_truth(out: Path, truth: dict) -> dict:
+    out.with_suffix(".truth.json").write_text(
+        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
+    )
+    return truth
 
 
 # ---------------------------------------------------------------- style "e"
@@ -883,43 +855,10 @@ class CornerFootDoc(RulebookDoc):
     header and "— N —" page number together in the bottom outer corner."""
 
     def __init__(self, filename, book, st: Style, **kw):
-        BaseDocTemplate.__init__(
-            self,
-            filename,
-            pagesize=st.page_size,
-            leftMargin=st.left,
-            rightMargin=st.right,
-            topMargin=st.top,
-            bottomMargin=st.bottom,
-            title=book["title"],
-            author="rulings test data",
-            subject=book["game"],
-            creator="make_pdf.py",
-            invariant=1,
-            **kw,
-        )
-        self.book, self.st = book, st
-        self.placed = []
-        self.chapters = []
-        self.top_chapter = {}
-        self.page_headers = []
-        self.page_footers = []
-        W, H = st.page_size
-        w1, w2 = col_widths_e(st)
-        fh = H - st.top - st.bottom
+        self._setup(filename, book, st, **kw)
         self.title_h = 27 * mm
-        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        x2 = st.left + w1 + st.gutter
-        first = [
-            Frame(st.left, st.bottom + fh - self.title_h, W - st.left - st.right, self.title_h,
-                  id="title", **pad),
-            Frame(st.left, st.bottom, w1, fh - self.title_h, id="col1", **pad),
-            Frame(x2, st.bottom, w2, fh - self.title_h, id="col2", **pad),
-        ]  # fmt: skip
-        later = [
-            Frame(st.left, st.bottom, w1, fh, id="col1", **pad),
-            Frame(x2, st.bottom, w2, fh, id="col2", **pad),
-        ]
+        first = self.page_frames(1, self.title_h, col_widths_e(st))
+        later = self.page_frames(2, 0, col_widths_e(st))
         hooks = {"onPage": self.draw_foot, "onPageEnd": self.draw_corner}
         self.addPageTemplates(
             [PageTemplate("first", first, **hooks), PageTemplate("later", later, **hooks)]
@@ -978,7 +917,7 @@ class CornerFootDoc(RulebookDoc):
         W, H = st.page_size
         page = doc.page
         num = self.printed(page)
-        chapter = self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
+        chapter = self.chapter_at(page)
         odd = num % 2 == 1
         self.page_headers.append(
             {
@@ -1006,25 +945,15 @@ class CornerFootDoc(RulebookDoc):
 
 def _styles_e(st: Style) -> dict[str, ParagraphStyle]:
     sty = _styles(st)
-    sty["h1"] = ParagraphStyle(
-        "h1e",
-        parent=sty["h1"],
-        textColor=colors.white,
-        backColor=st.box_border,
-        borderPadding=(3.5, 4, 3, 4),
-        leftIndent=4,
-        spaceBefore=st.h1_space_before,
-        spaceAfter=9,
-    )
-    sty["title"] = ParagraphStyle(
-        "titlee",
-        parent=sty["title"],
-        textColor=colors.white,
-        backColor=st.box_border,
-        borderPadding=(7, 8, 6, 8),
-        leftIndent=8,
-        rightIndent=8,
-    )
+
+    def band(name: str, parent, padding, indent: float, **kw) -> ParagraphStyle:
+        """White text on a band of the style's colour."""
+        return ParagraphStyle(name, parent=parent, textColor=colors.white, backColor=st.box_border,
+                              borderPadding=padding, leftIndent=indent, **kw)  # fmt: skip
+
+    sty["h1"] = band("h1e", sty["h1"], (3.5, 4, 3, 4), 4, spaceBefore=st.h1_space_before,
+                     spaceAfter=9)  # fmt: skip
+    sty["title"] = band("titlee", sty["title"], (7, 8, 6, 8), 8, rightIndent=8)
     sty["boxtitle"] = ParagraphStyle(
         "boxtitlee",
         parent=sty["boxtitle"],
@@ -1046,25 +975,8 @@ class ColumnBox(Flowable):
         self._table = None
 
     def _make(self, width: float) -> Table:
-        st, sty = self.st, self.sty
-        cell = [
-            Paragraph(escape(self.block["title"]), sty["boxtitle"]),
-            Paragraph(markup(self.block["text"], st), sty["box"]),
-        ]
-        t = Table([[cell]], colWidths=[width])
-        lp, rp, tp, bp = st.box_padding
-        t.setStyle(
-            TableStyle(
-                [
-                    ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
-                    ("LEFTPADDING", (0, 0), (-1, -1), lp),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), rp),
-                    ("TOPPADDING", (0, 0), (-1, -1), tp),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
-                ]
-            )
-        )
-        return t
+        fill = [("BACKGROUND", (0, 0), (-1, -1), self.st.box_fill)]
+        return box_table(self.block, self.st, self.sty, width, fill)
 
     def wrap(self, availWidth, availHeight):
         self._table = self._make(availWidth)
@@ -1124,26 +1036,12 @@ class RuleBox(ColumnBox):
     """Style "f": a box as wide as its column, no fill, a thick rule above and a thin one below."""
 
     def _make(self, width: float) -> Table:
-        st, sty = self.st, self.sty
-        cell = [
-            Paragraph(escape(self.block["title"]), sty["boxtitle"]),
-            Paragraph(markup(self.block["text"], st), sty["box"]),
+        st = self.st
+        rules = [
+            ("LINEABOVE", (0, 0), (-1, 0), st.box_border_width, st.box_border),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.6, st.box_border),
         ]
-        t = Table([[cell]], colWidths=[width])
-        lp, rp, tp, bp = st.box_padding
-        t.setStyle(
-            TableStyle(
-                [
-                    ("LINEABOVE", (0, 0), (-1, 0), st.box_border_width, st.box_border),
-                    ("LINEBELOW", (0, -1), (-1, -1), 0.6, st.box_border),
-                    ("LEFTPADDING", (0, 0), (-1, -1), lp),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), rp),
-                    ("TOPPADDING", (0, 0), (-1, -1), tp),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
-                ]
-            )
-        )
-        return t
+        return box_table(self.block, st, self.sty, width, rules)
 
 
 def _styles_f(st: Style) -> dict[str, ParagraphStyle]:
@@ -1156,33 +1054,9 @@ def _styles_f(st: Style) -> dict[str, ParagraphStyle]:
         body_run_in=ParagraphStyle(
             "body_run_in_f", parent=body, firstLineIndent=0, spaceBefore=st.h2_space_before
         ),
-        box=ParagraphStyle(
-            "box_f",
-            parent=body,
-            fontName="Helvetica",
-            fontSize=8.4,
-            leading=10.9,
-            spaceAfter=0,
-            firstLineIndent=0,
-        ),
-        h1=ParagraphStyle(
-            "h1_f",
-            fontName=st.head_font,
-            fontSize=st.h1,
-            leading=st.h1 * 1.15,
-            spaceBefore=st.h1_space_before,
-            spaceAfter=7,
-            keepWithNext=1,
-            textColor=ink,
-        ),
-        title=ParagraphStyle(
-            "title_f",
-            fontName=st.head_font,
-            fontSize=st.title_size,
-            leading=st.title_size * 1.15,
-            textColor=st.box_border,
-            alignment=TA_LEFT,
-        ),
+        box=box_text_style("box_f", body, 8.4, 10.9, fontName="Helvetica"),
+        h1=h1_style("h1_f", st, 1.15, 7, ink),
+        title=title_style("title_f", st.head_font, st, 1.15, textColor=st.box_border),
         foot_title=ParagraphStyle(
             "foot_title_f",
             fontName="Helvetica-Bold",
@@ -1191,9 +1065,7 @@ def _styles_f(st: Style) -> dict[str, ParagraphStyle]:
             textColor=st.box_border,
             spaceAfter=1.5,
         ),
-        foot=ParagraphStyle(
-            "foot_f", parent=body, fontSize=7.6, leading=9.3, spaceAfter=0, firstLineIndent=0
-        ),
+        foot=box_text_style("foot_f", body, 7.6, 9.3),
     )
     return sty
 
@@ -1204,49 +1076,15 @@ class MagazineDoc(RulebookDoc):
     outer corner, and (on one page) a sidebar in small type across the foot of the page."""
 
     def __init__(self, filename, book, st: Style, foot_page=None, foot_block=None, sty=None, **kw):
-        BaseDocTemplate.__init__(
-            self,
-            filename,
-            pagesize=st.page_size,
-            leftMargin=st.left,
-            rightMargin=st.right,
-            topMargin=st.top,
-            bottomMargin=st.bottom,
-            title=book["title"],
-            author="rulings test data",
-            subject=book["game"],
-            creator="make_pdf.py",
-            invariant=1,
-            **kw,
-        )
-        self.book, self.st = book, st
-        self.placed = []
-        self.chapters = []
-        self.top_chapter = {}
-        self.page_headers = []
-        self.page_footers = []
+        self._setup(filename, book, st, **kw)
         self.foot_page, self.foot_block, self.sty = foot_page, foot_block, sty
         self.foot_drawn: int | None = None
-        W, H = st.page_size
         w1, w2 = col_widths_f(st)
-        fh = H - st.top - st.bottom
         self.title_h = 30 * mm
-        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-        first = [
-            Frame(st.left, st.bottom + fh - self.title_h, W - st.left - st.right, self.title_h,
-                  id="title", **pad),
-        ] + [
-            Frame(st.left + i * (w1 + st.gutter), st.bottom, w1, fh - self.title_h,
-                  id=f"col{i + 1}", **pad)
-            for i in range(st.first_page_columns)
-        ]  # fmt: skip
+        first = self.page_frames(1, self.title_h, (w1,) * st.first_page_columns)
 
         def two(lift: float) -> list[Frame]:
-            return [
-                Frame(st.left + i * (w2 + st.gutter), st.bottom + lift, w2, fh - lift,
-                      id=f"col{i + 1}", **pad)
-                for i in range(2)
-            ]  # fmt: skip
+            return self.page_frames(2, 0, (w2, w2), lift)
 
         self.foot_h = self._foot_height() if foot_block else 0
         templates = [
@@ -1369,16 +1207,7 @@ def _story_f(book: dict, st: Style, sty) -> tuple[list, list, list, dict | None]
             story.append(h)
             after_heading = True
             continue
-        row = {
-            "key": block["key"],
-            "kind": kind,
-            "title": block.get("title"),
-            "section": list(path),
-            "section_path": " > ".join(path),
-            "text": block["text"],
-            "plain_text": plain_text(block["text"]),
-            "icons": ICON_RE.findall(block["text"]),
-        }
+        row = truth_row(block, path)
         if kind == "paragraph" and run_in:
             head = (
                 f'<font name="{st.h2_font}" size="{st.h2}" color="{_hex(st.h2_color)}">'
@@ -1454,55 +1283,20 @@ def build_pdf_f(book: dict, out_pdf_path, style: str = "f") -> dict:
     if foot and doc.foot_drawn != foot_page:
         raise RuntimeError("style f: the page-foot sidebar was not drawn")
 
-    where: dict[str, list[tuple[int, int, str]]] = {}
-    for key, part, page, frame in doc.placed:
-        where.setdefault(key, []).append((part, page, frame))
-    for h in headings:
-        hid = h.pop("id")
-        parts = sorted(where[hid]) if h.get("run_in") else where.pop(hid)
-        _, page, frame = parts[0]
-        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=int(frame[-1]))
     for b in truth_blocks:
         if b.get("placement") == "page-foot":
             b.update(page=doc.printed(foot_page), pdf_page_index=foot_page - 1, column=0,
                      continues=[], split=None)  # fmt: skip
-            continue
-        parts = sorted(where[b["key"]])
-        _, page, frame = parts[0]
-        b.update(
-            page=doc.printed(page),
-            pdf_page_index=page - 1,
-            column=int(frame[-1]),
-            continues=[
-                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": int(f[-1])}
-                for _, p, f in parts[1:]
-            ],
-        )
-        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
+    place_truth(doc, headings, truth_blocks)
     w1, w2 = col_widths_f(st)
-    truth = {
-        "title": book["title"],
-        "game": book["game"],
-        "style": style,
-        "running_header": book["running_header"],
-        "first_page": book["first_page"],
-        "pages": doc.page,
-        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
-        "icons": {
-            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
-            for k, v in ICONS.items()
-        },
-        "headings": headings,
-        "blocks": truth_blocks,
-        "page_size": "210x270mm",
-        "columns": {"first_page": st.first_page_columns, "later_pages": 2},
-        "column_widths_pt": {"first_page": round(w1, 2), "later_pages": round(w2, 2)},
-        "page_headers": doc.page_headers,
-    }
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="210x270mm",
+        columns={"first_page": st.first_page_columns, "later_pages": 2},
+        column_widths_pt={"first_page": round(w1, 2), "later_pages": round(w2, 2)},
+        page_headers=doc.page_headers,
     )
-    return truth
+    return write_truth(out, truth)
 
 
 # ---------------------------------------------------------------- style "g"
@@ -1544,24 +1338,7 @@ class RoundBox(ColumnBox):
     sans capitals."""
 
     def _make(self, width: float) -> Table:
-        st, sty = self.st, self.sty
-        cell = [
-            Paragraph(escape(self.block["title"].upper()), sty["boxtitle"]),
-            Paragraph(markup(self.block["text"], st), sty["box"]),
-        ]
-        t = Table([[cell]], colWidths=[width])
-        lp, rp, tp, bp = st.box_padding
-        t.setStyle(
-            TableStyle(
-                [
-                    ("LEFTPADDING", (0, 0), (-1, -1), lp),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), rp),
-                    ("TOPPADDING", (0, 0), (-1, -1), tp),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
-                ]
-            )
-        )
-        return t
+        return box_table(self.block, self.st, self.sty, width, title=self.block["title"].upper())
 
     def draw(self):
         canv, st = self.canv, self.st
@@ -1576,27 +1353,9 @@ class RoundBox(ColumnBox):
 
 def _styles_g(st: Style) -> dict[str, ParagraphStyle]:
     sty = _styles(st)
-    ink = st.box_border
     sty.update(
-        h1=ParagraphStyle(
-            "h1_g",
-            fontName=st.head_font,
-            fontSize=st.h1,
-            leading=st.h1 * 1.2,
-            spaceBefore=st.h1_space_before,
-            spaceAfter=7,
-            keepWithNext=1,
-            textColor=ink,
-        ),
-        box=ParagraphStyle(
-            "box_g",
-            parent=sty["body"],
-            fontName="Helvetica",
-            fontSize=8.7,
-            leading=11.3,
-            spaceAfter=0,
-            firstLineIndent=0,
-        ),
+        h1=h1_style("h1_g", st, after=7),
+        box=box_text_style("box_g", sty["body"], 8.7, 11.3, fontName="Helvetica"),
         boxtitle=ParagraphStyle(
             "boxtitle_g",
             fontName=st.box_title_font,
@@ -1606,14 +1365,7 @@ def _styles_g(st: Style) -> dict[str, ParagraphStyle]:
             spaceAfter=3,
             alignment=TA_LEFT,
         ),
-        title=ParagraphStyle(
-            "title_g",
-            fontName="Helvetica-Bold",
-            fontSize=st.title_size,
-            leading=st.title_size * 1.15,
-            textColor=colors.white,
-            alignment=TA_LEFT,
-        ),
+        title=title_style("title_g", "Helvetica-Bold", st, 1.15, textColor=colors.white),
         intro=ParagraphStyle(
             "intro_g",
             fontName="Times-Italic",
@@ -1636,61 +1388,32 @@ class GuideDoc(RulebookDoc):
     BAND_H = 42 * mm
 
     def __init__(self, filename, book, st: Style, intro_h: float = 0, **kw):
-        BaseDocTemplate.__init__(
-            self,
-            filename,
-            pagesize=st.page_size,
-            leftMargin=st.left,
-            rightMargin=st.right,
-            topMargin=st.top,
-            bottomMargin=st.bottom,
-            title=book["title"],
-            author="rulings test data",
-            subject=book["game"],
-            creator="make_pdf.py",
-            invariant=1,
-            **kw,
-        )
-        self.book, self.st = book, st
-        self.placed = []
-        self.chapters = []
-        self.top_chapter = {}
-        self.page_headers = []
-        self.page_footers = []
+        self._setup(filename, book, st, **kw)
         W, H = st.page_size
         colw = col_width_g(st)
-        pad = dict(leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.intro_h = intro_h
         self.intro_gap = 9 * mm if intro_h else 0
 
         def cols(page: int, top: float) -> list[Frame]:
             lm, _ = self.margins(page)
-            return [
-                Frame(lm, st.bottom, colw, top - st.bottom, id="col1", **pad),
-                Frame(lm + colw + st.gutter, st.bottom, colw, top - st.bottom, id="col2", **pad),
-            ]
+            return column_frames(lm, st.bottom, (colw, colw), st.gutter, top - st.bottom)
 
         lm, rm = self.margins(1)
         intro_top = H - self.BAND_H - 9 * mm
         col_top = intro_top - intro_h - self.intro_gap
         self.col_top_first = col_top
         first = [
-            Frame(lm, H - self.BAND_H + 7 * mm, W - lm - rm, self.BAND_H - 15 * mm, id="title",
-                  **pad),
-            Frame(lm, intro_top - intro_h, W - lm - rm, intro_h, id="intro", **pad),
+            title_frame(lm, H - self.BAND_H + 7 * mm, W - lm - rm, self.BAND_H - 15 * mm),
+            Frame(lm, intro_top - intro_h, W - lm - rm, intro_h, id="intro", **PAD0),
         ] + cols(1, col_top)  # fmt: skip
         if not intro_h:
             first.pop(1)
-        hooks = {"onPage": self.draw_band, "onPageEnd": self.draw_head_foot}
-        self.addPageTemplates(
-            [
-                PageTemplate("first", first, **hooks),
-                PageTemplate("later", cols(2, H - st.top), autoNextPageTemplate="later-alt",
-                             **hooks),
-                PageTemplate("later-alt", cols(3, H - st.top), autoNextPageTemplate="later",
-                             **hooks),
-            ]
-        )  # fmt: skip
+        self.add_mirrored_templates(
+            first,
+            lambda page: cols(page, H - st.top),
+            onPage=self.draw_band,
+            onPageEnd=self.draw_head_foot,
+        )
 
     def afterFlowable(self, flowable):
         """As RulebookDoc's, but a page's top chapter is judged by its first printed block or
@@ -1727,7 +1450,7 @@ class GuideDoc(RulebookDoc):
         num = self.printed(page)
         lm, rm = self.margins(page)
         odd = num % 2 == 1  # recto: the inner side is on the left
-        chapter = self.top_chapter.get(page) or next((t for p, t in self.chapters if p == page), "")
+        chapter = self.chapter_at(page)
         head = self.book["running_header"] if page > 1 else None
         self.page_headers.append(
             {
@@ -1827,16 +1550,7 @@ def build_pdf_g(book: dict, out_pdf_path, style: str = "g") -> dict:
             )
             after = lvl
             continue
-        row = {
-            "key": block["key"],
-            "kind": kind,
-            "title": block.get("title"),
-            "section": list(path),
-            "section_path": " > ".join(path),
-            "text": block["text"],
-            "plain_text": plain_text(block["text"]),
-            "icons": ICON_RE.findall(block["text"]),
-        }
+        row = truth_row(block, path)
         if kind == "paragraph":
             lead = lead_in_g(block["text"], st.size) if after == 1 else None
             if lead:
@@ -1865,69 +1579,227 @@ def build_pdf_g(book: dict, out_pdf_path, style: str = "g") -> dict:
         ip.gt_key = intro["key"]
         intro_h = ip.wrap(W - st.left - st.inner, 1000)[1] + 2
         head += [ip, FrameBreak()]
-        truth_blocks.insert(
-            0,
-            {
-                "key": intro["key"],
-                "kind": "paragraph",
-                "title": None,
-                "section": [],
-                "section_path": "",
-                "text": intro["text"],
-                "plain_text": plain_text(intro["text"]),
-                "icons": ICON_RE.findall(intro["text"]),
-                "placement": "full-width",
-            },
-        )
+        truth_blocks.insert(0, dict(truth_row(intro, []), placement="full-width"))
     doc = GuideDoc(str(out), book, st, intro_h=intro_h)
     doc.build(head + story)
 
     def column(frame: str) -> int:
         return 0 if frame == "intro" else int(frame[-1])
 
-    where: dict[str, list[tuple[int, int, str]]] = {}
-    for key, part, page, frame in doc.placed:
-        where.setdefault(key, []).append((part, page, frame))
-    for h in headings:
-        ((_, page, frame),) = where.pop(h.pop("id"))
-        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=column(frame))
-    for b in truth_blocks:
-        parts = sorted(where[b["key"]])
-        _, page, frame = parts[0]
-        b.update(
-            page=doc.printed(page),
-            pdf_page_index=page - 1,
-            column=column(frame),
-            continues=[
-                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": column(f)}
-                for _, p, f in parts[1:]
-            ],
-        )
-        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
-    truth = {
-        "title": book["title"],
-        "game": book["game"],
-        "style": style,
-        "running_header": book["running_header"],
-        "first_page": book["first_page"],
-        "pages": doc.page,
-        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
-        "icons": {
-            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
-            for k, v in ICONS.items()
-        },
-        "headings": headings,
-        "blocks": truth_blocks,
-        "page_size": "A4",
-        "mirrored": True,
-        "column_width_pt": round(col_width_g(st), 2),
-        "page_headers": doc.page_headers,
-        "page_footers": doc.page_footers,
-    }
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
+    place_truth(doc, headings, truth_blocks, column)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="A4",
+        mirrored=True,
+        column_width_pt=round(col_width_g(st), 2),
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
     )
-    return truth
+    return write_truth(out, truth)
+
+
+# ---------------------------------------------------------------- style "h"
+def col_width_h(st: Style) -> float:
+    """Width of each of the two equal columns of style "h"."""
+    return (st.page_size[0] - st.left - st.right - st.gutter) / 2
+
+
+class CircledHeading(KeyedParagraph):
+    """Style "h": a chapter heading led by its number, white in a filled circle of the style's
+    colour; the heading text is indented past the circle."""
+
+    number = ""
+    color = None
+    radius = 0.0
+
+    def draw(self):
+        canv, r = self.canv, self.radius
+        cy = self.height - self.style.leading / 2 - 1
+        canv.saveState()
+        canv.setFillColor(self.color)
+        canv.circle(r, cy, r, stroke=0, fill=1)
+        canv.setFillColor(colors.white)
+        canv.setFont("Times-Bold", r * 1.25)
+        canv.drawCentredString(r, cy - r * 0.42, self.number)
+        canv.restoreState()
+        super().draw()
+
+
+class StripBox(ColumnBox):
+    """Style "h": a box as wide as its column, its title in white on a coloured header strip, its
+    text on white inside a dashed border."""
+
+    def _make(self, width: float) -> Table:
+        st, sty = self.st, self.sty
+        rows = [
+            [Paragraph(escape(self.block["title"]), sty["boxtitle"])],
+            [Paragraph(markup(self.block["text"], st), sty["box"])],
+        ]
+        t = Table(rows, colWidths=[width])
+        lp, rp, tp, bp = st.box_padding
+        t.setStyle(
+            TableStyle(
+                [("BACKGROUND", (0, 0), (-1, 0), st.box_border)]
+                + [
+                    (op, (0, 0), (-1, -1), v)
+                    for op, v in (("LEFTPADDING", lp), ("RIGHTPADDING", rp))
+                ]
+                + [("TOPPADDING", (0, 0), (-1, 0), 3.2), ("BOTTOMPADDING", (0, 0), (-1, 0), 3.4)]
+                + [("TOPPADDING", (0, 1), (-1, 1), tp), ("BOTTOMPADDING", (0, 1), (-1, 1), bp)]
+            )
+        )
+        return t
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        self._table.drawOn(canv, 0, 0)
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(st.box_border_width)
+        canv.setDash(3, 2)
+        canv.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        canv.restoreState()
+
+
+def _styles_h(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    body = ParagraphStyle("body_h", parent=sty["body"], alignment=TA_LEFT)
+    ink = st.box_border
+    sty.update(
+        body=body,
+        body_first=ParagraphStyle("body_first_h", parent=body),
+        bullet=ParagraphStyle(
+            "bullet_h", parent=body, leftIndent=11, bulletIndent=1.5, spaceAfter=2.6,
+            bulletFontName="VeraBd", bulletFontSize=st.size, bulletColor=ink,
+        ),
+        box=box_text_style("box_h", body, 8.6, 11.4, fontName="Vera"),
+        boxtitle=ParagraphStyle(
+            "boxtitle_h", fontName="Times-Bold", fontSize=st.box_title_size,
+            leading=st.box_title_size + 2, textColor=colors.white, alignment=TA_LEFT,
+        ),
+        h1=h1_style("h1_h", st, 1.1, 9, ink),
+        title=title_style("title_h", "Times-Bold", st, 1.1, textColor=ink),
+    )  # fmt: skip
+    sty["h1"].leftIndent = 2 * st.h1 * 0.62 + 7
+    return sty
+
+
+class SquareDoc(RulebookDoc):
+    """Style "h": square pages, a title under a double rule on the first page, then two columns;
+    at the foot the running header in the INNER corner and the page number in the OUTER corner
+    over a coloured rule."""
+
+    def __init__(self, filename, book, st: Style, **kw):
+        self._setup(filename, book, st, **kw)
+        colw = col_width_h(st)
+        self.title_h = 26 * mm
+        hooks = {"onPage": self.draw_title_rules, "onPageEnd": self.draw_foot_h}
+        self.addPageTemplates(
+            [
+                PageTemplate("first", self.page_frames(1, self.title_h, (colw, colw)), **hooks),
+                PageTemplate("later", self.page_frames(2, 0, (colw, colw)), **hooks),
+            ]
+        )
+
+    def draw_title_rules(self, canv, doc):
+        """Before the page's text, first page only: a double rule under the book title."""
+        if doc.page != 1:
+            return
+        st = self.st
+        W, H = st.page_size
+        y = H - st.top - self.title_h + 3 * mm
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(1.6)
+        canv.line(st.left, y + 2.2, W - st.right, y + 2.2)
+        canv.setLineWidth(0.5)
+        canv.line(st.left, y, W - st.right, y)
+        canv.restoreState()
+
+    def draw_foot_h(self, canv, doc):
+        """After the page's text: a coloured rule across the foot, the running header under it in
+        the inner corner (left on odd, right-hand pages) and the page number in the outer one."""
+        st = self.st
+        W = st.page_size[0]
+        num = self.printed(doc.page)
+        odd = num % 2 == 1
+        head = self.book["running_header"]
+        inner, outer = ("left", "right") if odd else ("right", "left")
+        foot = dict(text=head, text_corner=inner, number=str(num), number_corner=outer)
+        self.page_footers.append({"page": num, "pdf_page_index": doc.page - 1, **foot})
+        y = st.bottom - 13 * mm
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.7)
+        canv.line(st.left, y + 11, W - st.right, y + 11)
+        canv.setFillColor(colors.Color(0.32, 0.3, 0.3))
+        canv.setFont("VeraIt", 7.6)
+        (canv.drawString if odd else canv.drawRightString)(
+            st.left if odd else W - st.right, y, head
+        )
+        canv.setFillColor(st.box_border)
+        canv.setFont("Times-Bold", 11)
+        (canv.drawRightString if odd else canv.drawString)(
+            W - st.right if odd else st.left, y, str(num)
+        )
+        canv.restoreState()
+
+
+def build_pdf_h(book: dict, out_pdf_path, style: str = "h") -> dict:
+    """Style "h" (see STYLES): numbered chapters in a circle, "§" section heads over a rule,
+    bulleted paragraphs (`bullet: true`) with a hanging indent, boxes with a header strip."""
+    _register_vera()
+    st = STYLES[style]
+    sty = _styles_h(st)
+    out = Path(out_pdf_path)
+    chapter_no = int(book.get("first_chapter", 1)) - 1
+    story: list = [Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate("later"),
+                   FrameBreak()]  # fmt: skip
+    path: list[str] = []
+    truth_blocks: list[dict] = []
+    headings: list[dict] = []
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl = int(block["level"])
+            path = path[: lvl - 1] + [block["text"]]
+            entry = {"id": f"#heading{len(headings)}", "level": lvl, "text": block["text"]}
+            if lvl == 1:
+                chapter_no += 1
+                h = CircledHeading(escape(block["text"]), sty["h1"])
+                h.number, h.color, h.radius = str(chapter_no), st.box_border, st.h1 * 0.62
+                entry.update(number=str(chapter_no), printed_as=f"{chapter_no} {block['text']}")
+            else:
+                h = RuledHeading(f"\u00a7\u2002{escape(block['text'])}", sty["h2"])
+                h.rule_color = st.box_border
+                entry.update(printed_as=f"\u00a7 {block['text']}")
+            h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+            story.append(h)
+            headings.append(entry)
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "box":
+            story += [Spacer(1, 3), StripBox(block, st, sty), Spacer(1, 9)]
+            continue
+        if kind != "paragraph":
+            raise ValueError(f"unknown block type {kind!r}")
+        mark = "\u2022" if block.get("bullet") else None  # a list item: its own block
+        p = KeyedParagraph(markup(block["text"], st), sty["bullet" if mark else "body"], mark)
+        if mark:
+            row.update(list_item=True, bullet=mark)
+        p.gt_key = block["key"]
+        story.append(p)
+    doc = SquareDoc(str(out), book, st)
+    doc.build(story)
+    place_truth(doc, headings, truth_blocks)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="230x230mm",
+        column_width_pt=round(col_width_h(st), 2),
+        page_footers=doc.page_footers,
+    )
+    return write_truth(out, truth)
 
 
 # ---------------------------------------------------------------- public API
@@ -1938,6 +1810,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_f(book, out_pdf_path, style)
     if st.header_layout == "inner-head-centre-foot":
         return build_pdf_g(book, out_pdf_path, style)
+    if st.header_layout == "foot-inner-outer":
+        return build_pdf_h(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
@@ -1981,54 +1855,11 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
             story += [Spacer(1, 3), _box(block, st, sty, colw), Spacer(1, 8)]
         else:
             raise ValueError(f"unknown block type {kind!r}")
-        truth_blocks.append(
-            {
-                "key": block["key"],
-                "kind": kind,
-                "title": block.get("title"),
-                "section": list(path),
-                "section_path": " > ".join(path),
-                "text": block["text"],
-                "plain_text": plain_text(block["text"]),
-                "icons": ICON_RE.findall(block["text"]),
-            }
-        )
+        truth_blocks.append(truth_row(block, path))
     doc.build(story)
 
-    where: dict[str, list[tuple[int, int, str]]] = {}
-    for key, part, page, frame in doc.placed:
-        where.setdefault(key, []).append((part, page, frame))
-    for h in headings:
-        ((_, page, frame),) = where.pop(h.pop("id"))
-        h.update(page=doc.printed(page), pdf_page_index=page - 1, column=int(frame[-1]))
-    for b in truth_blocks:
-        parts = sorted(where[b["key"]])
-        _, page, frame = parts[0]
-        b.update(
-            page=doc.printed(page),
-            pdf_page_index=page - 1,
-            column=int(frame[-1]),
-            continues=[
-                {"page": doc.printed(p), "pdf_page_index": p - 1, "column": int(f[-1])}
-                for _, p, f in parts[1:]
-            ],
-        )
-        b["split"] = None if not parts[1:] else "page" if parts[-1][1] != page else "column"
-    truth = {
-        "title": book["title"],
-        "game": book["game"],
-        "style": style,
-        "running_header": book["running_header"],
-        "first_page": book["first_page"],
-        "pages": doc.page,
-        "printed_pages": [doc.printed(1), doc.printed(doc.page)],
-        "icons": {
-            k: {"char": v, "codepoint": f"U+{ord(v):04X}", "font": "ZapfDingbats"}
-            for k, v in ICONS.items()
-        },
-        "headings": headings,
-        "blocks": truth_blocks,
-    }
+    place_truth(doc, headings, truth_blocks)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
     if st.header_layout == "title-chapter":
         truth["page_headers"] = doc.page_headers
     if st.header_layout == "footer-title-number":
@@ -2038,10 +1869,7 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         truth["column_widths_pt"] = list(col_widths_e(st))
         truth["page_headers"] = doc.page_headers
         truth["page_footers"] = doc.page_footers
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
-    )
-    return truth
+    return write_truth(out, truth)
 
 
 def make_pdf(book_yaml_path, out_pdf_path, style: str | None = None) -> dict:
