@@ -50,8 +50,14 @@ BLIND = "blind"
 #: reader of the style g mending (25 of 32 blocks whole, none with the right section, 20
 #: extra blocks), then mended on it: it is tuned on now.
 SEALED = "sealed"
+#: The book in style "i" (A5 pages, drop capitals, letter-spaced chapter heads by a coloured
+#: tab, ornaments before underlined section heads, numbered steps, a box across both columns
+#: mid-page, a running header whose parts start a point apart), made apart from the reader
+#: and measured once unseen, with the reader of the style h mending (21 of 28 blocks whole,
+#: none with the right page and section, 30 extra blocks), then mended on it: tuned on now.
+TENTH = "tenth"
 #: Every book the reader has been mended on.
-READ = (*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED)
+READ = (*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH)
 
 
 @cache
@@ -126,6 +132,9 @@ def score(document: Document, truth: dict) -> dict:
             # A heading run into its paragraph's first line ("Default Actions. Any card ...")
             # may stay in the paragraph's text as printed: the section still has to be right.
             i = got.get(f"{block['run_in_heading']} {block['plain_text']}")
+        if i is None and block.get("list_item") and block.get("number"):
+            # A numbered step keeps its number, as printed ("2. Read the ...").
+            i = got.get(f"{block['number']} {block['plain_text']}")
         if i is None and block.get("printed_lead"):
             # A first line's words set in small capitals come out as printed: capitals.
             i = got.get(

@@ -258,3 +258,45 @@ def test_a_chapter_number_set_apart_beside_its_heading_is_part_of_it():
     chars += _chars("A paragraph of body text in the chapter, ending here now.", 40, 100)
     _, blocks = layout([_page(0, chars)])
     assert [b.section for b in blocks] == ["5 Random Dungeons"]
+
+
+def test_a_drop_capital_is_the_first_letter_of_its_paragraph_beside_lines_not_indented():
+    chars = _chars("Chapter", 40, 30, 18)
+    cap = _chars("P", 40, 104, 30)  # over three lines, its top level with the first one's
+    chars += cap
+    chars += _chars("ressure plates are overlay tiles that some scenarios", 60, 82)
+    chars += _chars("place on the map to hide a trap, a door or a gate,", 60, 94)
+    chars += _chars("and what each one does is read from the special rules", 60, 106)
+    chars += _chars("of the scenario, for it is never printed on the tile.", 40, 118)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text for b in blocks] == [
+        "Pressure plates are overlay tiles that some scenarios place on the map to hide a trap, "
+        "a door or a gate, and what each one does is read from the special rules of the "
+        "scenario, for it is never printed on the tile."
+    ]
+
+
+def test_numbered_steps_after_a_sentence_are_blocks_and_keep_their_numbers():
+    chars = _chars("Chapter", 40, 30, 18)
+    chars += _chars("Resolve a plate in this order, before anything else happens:", 40, 60)
+    chars += _chars("1. Stop the ability at the very moment the character enters", 40, 72)
+    chars += _chars("the hex, whatever it had left.", 53.5, 84)
+    chars += _chars("2. Read the section for that plate and do what it says.", 40, 96)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text for b in blocks][1:] == [
+        "1. Stop the ability at the very moment the character enters the hex, whatever it had "
+        "left.",
+        "2. Read the section for that plate and do what it says.",
+    ]
+
+
+def test_a_running_header_is_found_when_its_parts_start_a_point_apart():
+    pages = []
+    for i in range(3):
+        chars = _chars(f"p. {23 + i} Chapter {'ABC'[i]}", 40, 31.5, 7)
+        chars += _chars("Field Notes", 480, 31.2, 7.5)  # another font: its box a point lower
+        chars += _column(40, 80, [f"body {'abc'[i]} line " + "c" * 40 for _ in range(30)])
+        pages.append(_page(i, chars))
+    printed, furniture = printed_numbers(pages)
+    assert printed == {0: "23", 1: "24", 2: "25"}
+    assert all(id(ln) in furniture for page in pages for ln in page.lines if ln.top < 40)

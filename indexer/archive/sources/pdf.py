@@ -25,8 +25,8 @@ line with the rest of the book rather than with one book's measures:
   * a paragraph starts after a vertical gap, an indented first line, a line that ended short of
     its column's edge (the next line's first word would have fit after it: ragged-right text
     too), or a bold lead term ("POISON."); otherwise it runs on, across column and page
-    breaks; a list item ("• ...") is a block of its own, without its bullet, its lines set
-    where its text starts.
+    breaks; a list item ("• ...", or a numbered step after a sentence's end) is a block of its
+    own, without its bullet, its lines set where its text starts.
 """
 
 from __future__ import annotations
@@ -292,17 +292,21 @@ def _blocks(
                 after_heading and prev is not None and prev.cap_size == ln.cap_size
                 and abs(ln.top - prev.bottom) < ln.size
             )  # fmt: skip
+            text = " ".join(ln.text.replace(OBJECT, " ").split())  # an ornament is no word
             if wrapped and path:
-                path[-1] = (path[-1][0], f"{path[-1][1]} {ln.text}")  # wrapped onto a 2nd line
+                path[-1] = (path[-1][0], f"{path[-1][1]} {text}")  # wrapped onto a 2nd line
             else:
                 level = heads.index(size)
-                path = [(lv, t) for lv, t in path if lv < level] + [(level, ln.text)]
+                path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
             prev = ln
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
         run_in = _run_in_heading(ln, body_colour)
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
+        # A numbered step after a sentence's end or a heading (not "... for\n2. gold").
+        step = ln.numbered and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
+        ln.bullet = ln.bullet or step
         if _starts_block(ln, prev, parts, edges, hang):
             hang = ln.hang - edges[(ln.page, ln.col)][0] if ln.bullet else None
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
@@ -322,7 +326,8 @@ def _blocks(
             parts[-1][0].title += " " + ln.text  # a box's title wrapped onto a second line
             prev = ln
             continue
-        parts[-1][1].append(ln.text[2:] if ln.bullet else ln.text)  # the text, not its bullet
+        # A bullet is no word of the text; a step's number stays ("2. Read the ...").
+        parts[-1][1].append(ln.text[2:] if ln.bullet and not ln.numbered else ln.text)
         parts[-1][0].icons += len(ln.icons)
         prev = ln
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
@@ -361,7 +366,7 @@ def _starts_block(
     if current[0].kind == "box" or prev is None or ln.bullet:
         return True
     left = edges[(ln.page, ln.col)][0]
-    indent = ln.x0 - left > 0.6 * ln.size
+    indent = ln.x0 - left > 0.6 * ln.size and not ln.beside_cap
     if hang is not None:
         # Across a column or page break too, the item's lines start where its text does.
         indent = abs(ln.x0 - left - hang) > 0.5 * ln.size

@@ -46,8 +46,13 @@ def _edge_lines(page: Page) -> list[Line]:
         return []
     tops = sorted({round(ln.top, 1) for ln in page.lines})
     out = []
-    for edge, nxt in ((tops[0], tops[1]), (tops[-1], tops[-2])):
+    for edge in (tops[0], tops[-1]):
         band = [ln for ln in page.lines if abs(ln.top - edge) < 2]
+        # The nearest line beyond the band (lines of one band may start a point apart).
+        rest = [t for t in tops if abs(t - edge) >= 2]
+        if not rest:
+            continue
+        nxt = min(rest, key=lambda t: abs(t - edge))
         height = max(ln.bottom - ln.top for ln in band)
         if abs(nxt - edge) > 2 * height:
             out += band

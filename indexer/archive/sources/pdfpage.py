@@ -27,6 +27,7 @@ ICON_FONT = re.compile(r"dingbat|symbol|icon|glyph|wingding", re.I)
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
 BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
+NUMBERED = re.compile(r"(\d{1,2}[.)]) ")  # a numbered step's mark, "2. " or "2) "
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
 Gutter = tuple[float, float]  # x0, x1 of the band between two columns
@@ -75,8 +76,10 @@ class Line:
     heading: bool = False
     icons: list[str] = field(default_factory=list)
     first_word: float = 0.0  # the width of its first word: would it have fit on the line above?
+    beside_cap: bool = False  # set beside a drop capital: not indented, whatever its x0
     bullet: bool = False  # it starts with a list bullet ("• ...")
-    hang: float = 0.0  # with a bullet: where its text starts (a list item's lines align there)
+    numbered: bool = False  # it starts with a step's number ("2. ...")
+    hang: float = 0.0  # with either: where its text starts (a list item's lines align there)
 
 
 @dataclass
@@ -159,6 +162,7 @@ def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
 def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line], list[Gutter]]:
     """Characters -> lines (one baseline, split at the page's column gutters and at any gap
     wider than a gutter), and the gutters, left to right."""
+    caps = _drop_caps(chars)
     # One row per baseline, within 2 pt: small capitals and a bold lead term sit on the body's
     # baseline though their boxes end higher or lower.
     rows: list[list[Char]] = []
@@ -184,7 +188,38 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
                 segment = []
             segment.append(ch)
         segments.append(segment)
-    return [_line(page_no, gutters, segment) for segment in segments], gutters
+    lines = [_line(page_no, gutters, segment) for segment in segments]
+    for x1, top, bottom in caps:
+        for line in lines:
+            if top - 1 <= line.top and line.bottom <= bottom + 2 and 0 <= line.x0 - x1 < 12:
+                line.beside_cap = True
+    return lines, gutters
+
+
+def _drop_caps(chars: list[Char]) -> list[tuple[float, float, float]]:
+    """Drop capitals (a paragraph's first letter set over several lines) moved into the first
+    line beside them, as that line's first letter; returned as (right edge, top, bottom) of
+    the space each took, whose lines start beside it rather than indented."""
+    if not chars:
+        return []
+    body = statistics.median(ch.size for ch in chars)
+    found = []
+    for cap in [ch for ch in chars if ch.size >= 2.2 * body and ch.c.isalpha()]:
+        alone = not any(
+            other is not cap and other.size > 1.5 * body and abs(other.baseline - cap.baseline) < 2
+            for other in chars
+        )
+        beside = [
+            ch for ch in chars
+            if ch is not cap and 0 <= ch.x0 - cap.x1 < 2 * body and abs(ch.top - cap.top) < body
+        ]  # fmt: skip
+        if not alone or not beside:
+            continue
+        first = min(beside, key=lambda ch: ch.x0)
+        found.append((cap.x1, cap.top, cap.bottom))
+        cap.x1, cap.top, cap.bottom = first.x0, first.top, first.bottom
+        cap.size, cap.baseline = first.size, first.baseline
+    return found
 
 
 def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
@@ -281,6 +316,8 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     line.first_word = _first_word_width(segment, tracking)
     if line.text[:1] in BULLETS and line.text[1:2] == " " and len(segment) > 1:
         line.bullet, line.hang = True, segment[1].x0
+    elif (mark := NUMBERED.match(line.text)) and len(segment) > len(mark.group(1)):
+        line.numbered, line.hang = True, segment[len(mark.group(1))].x0
     letters = [c for c in segment if not c.icon] or segment
     line.size = statistics.median(c.size for c in letters)
     line.cap_size = max(c.size for c in letters)

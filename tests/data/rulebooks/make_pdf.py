@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h]
-    python make_pdf.py --all OUTDIR                      # the nine books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i]
+    python make_pdf.py --all OUTDIR                      # the ten books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -111,6 +111,33 @@ Dungeons"), a section heading "printed_as" ("§ Room Cards"); a bulleted item is
 block with "list_item": true and "bullet" (the printed mark, not part of "plain_text"). The truth
 JSON lists every page's foot ("page_footers": running header and its corner, number and its corner).
 
+Style "i" (used only by tenth.yaml, written by someone who read neither the reader's code nor its
+tests, for a score measured once) follows yet other habits: small A5 pages (148 x 210 mm); the book
+title in a large sans over a thick coloured rule on the first page, then two equal columns in a 5 mm
+unruled gutter on every page; a sans body (Helvetica 8.5 pt) justified and hyphenated, paragraphs
+without indent set apart by a small gap; chapter headings in bold CAPITALS, LETTER-SPACED, beside a
+coloured tab on the column's left edge and over a thin rule, the chapter's first paragraph (when
+it opens with a word of two or more letters and no bold lead term) opened by a DROP CAP three lines
+high in a coloured serif, the text of those lines set beside it; section headings in a coloured bold
+sans, UNDERLINED, after a small ornament glyph (ZapfDingbats); a paragraph marked `step: true` is
+one NUMBERED STEP ("1.", "2.", ... counted afresh after any heading or block that is not a step),
+set with a hanging indent, each step its own block; boxes as wide as their column on a pale fill
+in a thin frame under a thick coloured top rule, the title in a serif bold italic and the text in
+a small serif; the box marked `place: span` is set ACROSS BOTH COLUMNS in the middle of the page
+where the block before it ends, the two columns above it balanced (they are read first), the
+columns going on under it; no footer, but a running header on top of every page (drawn after the
+page's text) over a hairline: the chapter in effect at the top of the page on the left, the book's
+running header on the right, and the page number printed as "p. 24" in the OUTER corner (before the
+chapter on even, left-hand pages, after the book's name on odd ones). In the truth a chapter
+heading adds "printed_as" (its text in capitals) and "letter_spaced"; a section heading adds
+"underlined" and "marker" (the ornament glyph, not part of its text); a chapter's first paragraph
+with a drop cap records "drop_cap" (the big letter; "plain_text" still starts with it); a step is a
+"paragraph" block with "list_item": true and "number" ("2.", not part of "plain_text"); the spanning
+box has "column": 0 and "placement": "span", and a block (or a "continues" entry) that starts in
+the columns under it keeps its column (1 or 2) and adds "below_span": true. The truth JSON lists
+every page's header ("page_headers": chapter, book, number and its corner) and the spanning box
+("span_box": its key, its page and the height of the balanced columns above it).
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -138,6 +165,8 @@ from reportlab.platypus import (
     Flowable,
     Frame,
     FrameBreak,
+    ImageAndFlowables,
+    NextFrameFlowable,
     NextPageTemplate,
     PageTemplate,
     Paragraph,
@@ -159,6 +188,7 @@ BOOKS = (
     "novel.yaml",
     "blind.yaml",
     "sealed.yaml",
+    "tenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -335,6 +365,20 @@ STYLES = {
                header_layout="foot-inner-outer", h1_space_before=15, h2_space_before=9,
                box_border_width=0.8, box_title_size=10.5, box_padding=(7, 7, 6, 7),
                page_size=(230 * mm, 230 * mm), ragged=True),
+    # A5 pages; the title over a thick coloured rule, then two equal unruled columns; a
+    # sans body (Helvetica 8.5 pt) justified and hyphenated, paragraphs spaced without indent;
+    # chapter headings in letter-spaced capitals beside a coloured tab, a drop cap opening the
+    # chapter; section headings underlined after an ornament glyph; numbered steps with a hanging
+    # indent; boxes on a pale fill under a thick top rule, serif italic title, serif text; one box
+    # across both columns mid-page; on top the chapter left, the book right, "p. N" outer.
+    "i": Style("i", 12 * mm, 12 * mm, 19 * mm, 13 * mm, 5 * mm, "Helvetica", "Helvetica-Bold",
+               "Helvetica-Bold", 8.5, 10.6, 10.5, 9.4, 3.5, 0, "top", "outer",
+               colors.Color(0.97, 0.95, 0.89), colors.Color(0.13, 0.29, 0.42), 17,
+               h2_font="Helvetica-Bold", h2_color=colors.Color(0.13, 0.29, 0.42),
+               box_title_font="Times-BoldItalic", box_title_color=colors.Color(0.13, 0.29, 0.42),
+               box_border_width=0.5, header_layout="top-chapter-book-page", h1_space_before=13,
+               h2_space_before=8, box_title_size=10, box_padding=(7, 7, 6, 7),
+               page_size=(148 * mm, 210 * mm)),
 }
 # fmt: on
 
@@ -769,6 +813,15 @@ def truth_row(block: dict, path: list[str]) -> dict:
     }
 
 
+def new_heading(block: dict, path: list[str], headings: list[dict]) -> tuple[int, list[str], dict]:
+    """A heading block: its level, the section path it opens and its truth entry (keyed "id"
+    "#headingN"), which is added to `headings`."""
+    lvl = int(block["level"])
+    entry = {"id": f"#heading{len(headings)}", "level": lvl, "text": block["text"]}
+    headings.append(entry)
+    return lvl, path[: lvl - 1] + [block["text"]], entry
+
+
 def frame_column(frame: str) -> int:
     """The column number of a frame id ("col2" -> 2)."""
     return int(frame[-1])
@@ -1186,10 +1239,7 @@ def _story_f(book: dict, st: Style, sty) -> tuple[list, list, list, dict | None]
     for n, block in enumerate(blocks):
         kind = block["type"]
         if kind == "heading":
-            lvl = int(block["level"])
-            path = path[: lvl - 1] + [block["text"]]
-            entry = {"id": f"#heading{len(headings)}", "level": lvl, "text": block["text"]}
-            headings.append(entry)
+            lvl, path, entry = new_heading(block, path, headings)
             nxt = blocks[n + 1] if n + 1 < len(blocks) else {}
             if lvl == 2 and st.run_in_h2 and nxt.get("type") == "paragraph":
                 run_in = entry  # placed with its paragraph
@@ -1761,9 +1811,7 @@ def build_pdf_h(book: dict, out_pdf_path, style: str = "h") -> dict:
     for block in book["blocks"]:
         kind = block["type"]
         if kind == "heading":
-            lvl = int(block["level"])
-            path = path[: lvl - 1] + [block["text"]]
-            entry = {"id": f"#heading{len(headings)}", "level": lvl, "text": block["text"]}
+            lvl, path, entry = new_heading(block, path, headings)
             if lvl == 1:
                 chapter_no += 1
                 h = CircledHeading(escape(block["text"]), sty["h1"])
@@ -1775,7 +1823,6 @@ def build_pdf_h(book: dict, out_pdf_path, style: str = "h") -> dict:
                 entry.update(printed_as=f"\u00a7 {block['text']}")
             h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
             story.append(h)
-            headings.append(entry)
             continue
         row = truth_row(block, path)
         truth_blocks.append(row)
@@ -1802,6 +1849,370 @@ def build_pdf_h(book: dict, out_pdf_path, style: str = "h") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "i"
+ORNAMENT = "\u2756"  # ZapfDingbats: the small glyph before a style "i" section heading
+
+
+def col_width_i(st: Style) -> float:
+    """Width of each of the two equal columns of style "i"."""
+    return (st.page_size[0] - st.left - st.right - st.gutter) / 2
+
+
+class TabHeading(Flowable):
+    """Style "i": a chapter heading in letter-spaced capitals beside a coloured tab on the column's
+    left edge, over a thin rule as wide as the column."""
+
+    TAB_W, SPACING = 2.2 * mm, 1.3
+
+    def __init__(self, text: str, key: str, st: Style):
+        super().__init__()
+        self.text, self.st = text, st
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 1, text
+        self.keepWithNext = 1
+        self.spaceBefore, self.spaceAfter = st.h1_space_before, 7
+
+    def wrap(self, availWidth, availHeight):
+        caps = self.text.upper()
+        need = self.TAB_W + 2.4 * mm + pdfmetrics.stringWidth(caps, self.st.head_font, self.st.h1)
+        if need + self.SPACING * len(caps) > availWidth:
+            raise ValueError(f"style i: chapter heading too long for a column: {self.text!r}")
+        self.width, self.height = availWidth, self.st.h1 * 1.25 + 5
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        canv.saveState()
+        canv.setFillColor(st.box_border)
+        canv.rect(0, 3, self.TAB_W, self.height - 3, stroke=0, fill=1)
+        t = canv.beginText(self.TAB_W + 2.4 * mm, 3 + st.h1 * 0.3)
+        t.setFont(st.head_font, st.h1)
+        t.setCharSpace(self.SPACING)
+        t.textOut(self.text.upper())
+        canv.drawText(t)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.5)
+        canv.line(0, 0.8, self.width, 0.8)
+        canv.restoreState()
+
+
+class DropCap(Flowable):
+    """Style "i": the big initial of a chapter's first paragraph, `lines` body lines high (its
+    top on the cap height of the first line, its foot on the baseline of the last)."""
+
+    def __init__(self, letter: str, st: Style, lines: int = 3):
+        super().__init__()
+        self.letter, self.font = letter, "Times-Bold"
+        cap = 0.718 * st.size + (lines - 1) * st.leading  # Helvetica's cap height, then lines
+        self.size = cap / 0.662  # Times-Bold's cap height
+        self.color = st.box_border
+        self.width = pdfmetrics.stringWidth(letter, self.font, self.size)
+        self.height = lines * st.leading - 1  # with the 1 pt under it: exactly `lines` lines
+        self.base = self.height - (lines - 1) * st.leading - st.size * 0.94
+
+    def wrap(self, availWidth, availHeight):
+        return self.width, self.height
+
+    def _restrictSize(self, availWidth, availHeight):  # as ImageAndFlowables asks of an image
+        return self.width, self.height
+
+    def _unRestrictSize(self):
+        pass
+
+    def draw(self):
+        self.canv.saveState()
+        self.canv.setFillColor(self.color)
+        self.canv.setFont(self.font, self.size)
+        self.canv.drawString(0, self.base, self.letter)
+        self.canv.restoreState()
+
+
+class DropCapParagraph(ImageAndFlowables):
+    """Style "i": a paragraph whose first lines are set beside its drop cap; keeps its key when it
+    is split across columns (the rest of the paragraph goes on as keyed parts)."""
+
+    def __init__(self, letter: str, para: KeyedParagraph, st: Style):
+        super().__init__(DropCap(letter, st), [para], imageRightPadding=2.2, imageBottomPadding=1,
+                         imageSide="left")  # fmt: skip
+        self.gt_key, self.gt_part = para.gt_key, 0
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if parts:
+            parts[0].gt_key, parts[0].gt_part = self.gt_key, 0
+        return parts
+
+
+class SlateBox(ColumnBox):
+    """Style "i": a box on a pale fill in a thin frame under a thick coloured top rule. With
+    `full` (the width across both columns) it takes no place in a narrower frame, so that it moves
+    on to the frame across the page."""
+
+    full: float | None = None
+
+    def _make(self, width: float) -> Table:
+        st = self.st
+        return box_table(self.block, st, self.sty, width, [
+            ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+            ("BOX", (0, 0), (-1, -1), st.box_border_width, st.box_border),
+            ("LINEABOVE", (0, 0), (-1, 0), 2.6, st.box_border),
+        ])  # fmt: skip
+
+    def wrap(self, availWidth, availHeight):
+        w, h = super().wrap(availWidth, availHeight)
+        if self.full and availWidth < self.full - 1:
+            return w, availHeight + 1  # does not fit: on to the next frame
+        return w, h
+
+
+def _styles_i(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sty.update(
+        step=ParagraphStyle(
+            "step_i", parent=sty["body"], leftIndent=12, bulletIndent=1, spaceAfter=2.5,
+            bulletFontName=st.bold_font, bulletFontSize=st.size, bulletColor=st.box_border,
+        ),
+        box=box_text_style("box_i", sty["body"], 8.8, 10.8, fontName="Times-Roman"),
+        title=title_style("title_i", st.head_font, st, 1.12, textColor=st.box_border),
+    )  # fmt: skip
+    return sty
+
+
+def drop_cap_of(text: str) -> str | None:
+    """The drop cap of a chapter's first paragraph: its first letter when it opens a word of two
+    or more letters and the text has no bold lead term."""
+    return text[0] if re.match(r"[A-Za-z][a-z]", text) and not LEAD_RE.match(text) else None
+
+
+def _story_i(book: dict, st: Style, sty, with_span: bool):
+    """The flowables of a style "i" book (without the spanning box unless `with_span`): (story,
+    truth blocks, headings, spanning box block or None, key of the block before it)."""
+    story: list = []
+    path: list[str] = []
+    truth_blocks: list[dict] = []
+    headings: list[dict] = []
+    span = anchor = None
+    step = 0  # number of the last numbered step, 0 after anything else
+    chapter_start = False
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            if lvl == 1:
+                h = TabHeading(block["text"], entry["id"], st)
+                entry.update(printed_as=block["text"].upper(), letter_spaced=True)
+            else:
+                mark = f'<font name="ZapfDingbats" size="{st.h2 - 1.5}">{ORNAMENT}</font>'
+                h = KeyedParagraph(f"{mark}\u2002<u>{escape(block['text'])}</u>", sty["h2"])
+                h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+                entry.update(underlined=True, marker={"char": ORNAMENT, "font": "ZapfDingbats"})
+            story.append(h)
+            step, chapter_start = 0, lvl == 1
+            continue
+        row = truth_row(block, path)
+        if kind == "box" and block.get("place") == "span":
+            if span is not None or not truth_blocks:
+                raise ValueError("style i: one spanning box per book, after some other block")
+            span, anchor = block, truth_blocks[-1]["key"]
+            row["placement"] = "span"
+            if with_span:  # the frame across the page comes next, even from the first column
+                box = SlateBox(block, st, sty)
+                box.full = st.page_size[0] - st.left - st.right
+                story += [NextFrameFlowable("span"), box]
+        elif kind == "box":
+            story += [Spacer(1, 3), SlateBox(block, st, sty), Spacer(1, 8)]
+        elif kind != "paragraph":
+            raise ValueError(f"unknown block type {kind!r}")
+        elif block.get("step"):
+            step += 1
+            row.update(list_item=True, number=f"{step}.")
+            p = KeyedParagraph(markup(block["text"], st), sty["step"], f"{step}.")
+            p.gt_key = block["key"]
+            story.append(p)
+        else:
+            letter = drop_cap_of(block["text"]) if chapter_start else None
+            p = KeyedParagraph(markup(block["text"][1:] if letter else block["text"], st),
+                               sty["body"])  # fmt: skip
+            p.gt_key = block["key"]
+            if letter:
+                row["drop_cap"] = letter
+                p = DropCapParagraph(letter, p, st)
+            story.append(p)
+        if not block.get("step"):
+            step = 0
+        chapter_start = False
+        truth_blocks.append(row)
+    return story, truth_blocks, headings, span, anchor
+
+
+class TabDoc(RulebookDoc):
+    """Style "i": A5 pages, the title on the first page, two columns, on one page a box
+    across both columns in the middle (the columns above it balanced, the columns going on under
+    it), and on top of every page the chapter, the book's name and "p. N" in the outer corner."""
+
+    SPAN_GAP = 4 * mm
+
+    def __init__(self, filename, book, st: Style, span=None, **kw):
+        """`span`: (upper column height, box height) of the page with the spanning box, or None."""
+        self._setup(filename, book, st, **kw)
+        self.colw = colw = col_width_i(st)
+        self.title_h = 22 * mm
+        hooks = {"onPage": self.draw_title_rule, "onPageEnd": self.draw_head_i}
+        templates = [
+            PageTemplate("first", self.page_frames(1, self.title_h, (colw, colw)), **hooks),
+            PageTemplate("later", self.page_frames(2, 0, (colw, colw)), **hooks),
+        ]
+        if span:
+            templates.append(PageTemplate("span", self.span_frames(*span), **hooks))
+        self.addPageTemplates(templates)
+
+    def span_frames(self, upper: float, box_h: float) -> list[Frame]:
+        """Two columns `upper` high under the top margin, the frame across the page for the box,
+        then two columns down to the bottom margin (their ids "low-col1", "low-col2")."""
+        st = self.st
+        W, H = st.page_size
+        top, gap = H - st.top, self.SPAN_GAP
+        span_h = box_h + 2 * gap
+        above = column_frames(st.left, top - upper, (self.colw,) * 2, st.gutter, upper)
+        pads = dict(leftPadding=0, rightPadding=0, topPadding=gap, bottomPadding=gap)
+        across = Frame(
+            st.left, top - upper - span_h, W - st.left - st.right, span_h, id="span", **pads
+        )
+        below_h = top - upper - span_h - st.bottom
+        below = column_frames(st.left, st.bottom, (self.colw,) * 2, st.gutter, below_h)
+        for f in below:
+            f.id = "low-" + f.id
+        return above + [across] + below
+
+    def afterFlowable(self, flowable):
+        """As RulebookDoc's, but only blocks and headings count for the chapter at a page's top."""
+        if getattr(flowable, "gt_key", None):
+            super().afterFlowable(flowable)
+
+    def draw_title_rule(self, canv, doc):
+        """Before the page's text, first page only: a thick coloured rule under the book title."""
+        if doc.page == 1:
+            st = self.st
+            y = st.page_size[1] - st.top - self.title_h + 4 * mm
+            canv.saveState()
+            canv.setFillColor(st.box_border)
+            canv.rect(st.left, y, st.page_size[0] - st.left - st.right, 1.4 * mm, stroke=0, fill=1)
+            canv.restoreState()
+
+    def draw_head_i(self, canv, doc):
+        """After the page's text: over a hairline, the chapter on the left and the book's name on
+        the right, the page number "p. N" in the outer corner beyond them."""
+        st = self.st
+        W, H = st.page_size
+        num = self.printed(doc.page)
+        odd = num % 2 == 1  # right-hand page: the number in the right corner
+        chapter, book = self.chapter_at(doc.page), self.book["running_header"]
+        mark = f"p. {num}"
+        corner = "right" if odd else "left"
+        self.page_headers.append(
+            dict(page=num, pdf_page_index=doc.page - 1, chapter=chapter, book=book, number=mark,
+                 number_corner=corner)
+        )  # fmt: skip
+        y = H - st.top + 8.5 * mm
+        gap = 3.2 * mm
+        w_mark = pdfmetrics.stringWidth(mark, st.bold_font, 8.5) + gap
+        left, right = (st.left, W - st.right - w_mark) if odd else (st.left + w_mark, W - st.right)
+        canv.saveState()
+        canv.setFillColor(st.box_border)
+        canv.setFont(st.bold_font, 8.5)
+        if odd:
+            canv.drawRightString(W - st.right, y, mark)
+        else:
+            canv.drawString(st.left, y, mark)
+        canv.setFillColor(colors.Color(0.3, 0.3, 0.32))
+        canv.setFont("Helvetica-Oblique", 7.6)
+        canv.drawString(left, y, chapter)
+        canv.drawRightString(right, y, book)
+        canv.setStrokeColor(colors.Color(0.55, 0.6, 0.66))
+        canv.setLineWidth(0.35)
+        canv.line(st.left, y - 3.2, W - st.right, y - 3.2)
+        canv.restoreState()
+
+
+def _layout_i(book: dict, st: Style, sty, out, span_page: int = 0, upper: float = 0):
+    """One layout of a style "i" book into `out` (a file name or a binary file); with `span_page`
+    the spanning box goes across that PDF page under columns `upper` high."""
+    story, truth_blocks, headings, span, _ = _story_i(book, st, sty, bool(span_page))
+    cycle: str | list[str] = "later"
+    geometry = None
+    if span_page:
+        if span_page < 2:
+            raise ValueError("style i: the spanning box cannot go on the first page")
+        cycle = ["later"] * (span_page - 2) + ["span", "*", "later"]
+        box = SlateBox(span, st, sty)
+        geometry = (upper, box.wrap(st.page_size[0] - st.left - st.right, 1000)[1])
+    doc = TabDoc(out, book, st, span=geometry)
+    doc.build(
+        [Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate(cycle), FrameBreak()]
+        + story
+    )
+    return doc, truth_blocks, headings
+
+
+def build_pdf_i(book: dict, out_pdf_path, style: str = "i") -> dict:
+    """Style "i" (see STYLES): laid out once without the spanning box to find the page where the
+    block before it ends, then with the box across that page, the height of the columns above it
+    the least that holds what comes before the box (so they are balanced)."""
+    from reportlab.platypus.doctemplate import LayoutError
+
+    st = STYLES[style]
+    sty = _styles_i(st)
+    out = Path(out_pdf_path)
+    _, _, _, span, anchor = _story_i(book, st, sty, False)
+    page = upper = 0
+    if span:
+        doc, _, _ = _layout_i(book, st, sty, io.BytesIO())
+        page = max(pg for key, _, pg, _ in doc.placed if key == anchor)
+
+        def fits(h: float) -> bool:  # the box lands across `page` and no text spills into its frame
+            try:
+                doc, _, _ = _layout_i(book, st, sty, io.BytesIO(), page, h)
+            except (LayoutError, ValueError):  # the box was reached on another page
+                return False
+            across = [(key, pg) for key, _, pg, frame in doc.placed if frame == "span"]
+            return across == [(span["key"], page)]
+
+        lo, hi = 2 * st.leading, st.page_size[1] - st.top - st.bottom - 130
+        if not fits(hi):
+            raise ValueError("style i: the spanning box does not fit under what comes before it")
+        while hi - lo > 0.5:  # the least column height above the box
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+        upper = hi
+    doc, truth_blocks, headings = _layout_i(book, st, sty, str(out), page, upper)
+
+    def column(frame: str) -> int:
+        return 0 if frame == "span" else int(frame[-1])
+
+    place_truth(doc, headings, truth_blocks, column)
+    parts: dict[str, list[str]] = {}  # key -> frames of its parts, in order
+    for key, _, _, frame in sorted(doc.placed, key=lambda r: r[:2]):
+        parts.setdefault(key, []).append(frame)
+    for b in truth_blocks:  # mark where a block (or a part of it) sits under the spanning box
+        first, *rest = parts[b["key"]]
+        if first.startswith("low-"):
+            b["below_span"] = True
+        for cont, frame in zip(b["continues"], rest):
+            if frame.startswith("low-"):
+                cont["below_span"] = True
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="A5",
+        column_width_pt=round(col_width_i(st), 2),
+        page_headers=doc.page_headers,
+        span_box={"key": span["key"], "page": doc.printed(page), "pdf_page_index": page - 1,
+                  "columns_above_pt": round(upper, 2)} if span else None,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -1812,6 +2223,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_g(book, out_pdf_path, style)
     if st.header_layout == "foot-inner-outer":
         return build_pdf_h(book, out_pdf_path, style)
+    if st.header_layout == "top-chapter-book-page":
+        return build_pdf_i(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
