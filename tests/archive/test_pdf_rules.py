@@ -300,3 +300,24 @@ def test_a_running_header_is_found_when_its_parts_start_a_point_apart():
     printed, furniture = printed_numbers(pages)
     assert printed == {0: "23", 1: "24", 2: "25"}
     assert all(id(ln) in furniture for page in pages for ln in page.lines if ln.top < 40)
+
+
+def test_a_justified_line_with_wide_word_spaces_stays_one_line():
+    # Word spaces of 20 pt, over twice the letters' size: no column parts them.
+    chars = (
+        _chars("prosperity,", 40, 30) + _chars("reputation", 110, 30) + _chars("changes", 175, 30)
+    )
+    lines, _ = lines_of(0, WIDTH, chars)
+    assert [ln.text for ln in lines] == ["prosperity, reputation changes"]
+
+
+def test_a_bold_lead_term_broken_over_two_lines_stays_in_its_paragraph():
+    purple = 0x6B295C
+    chars = _chars("Chapter", 40, 30, 18)
+    chars += _chars("Paying for Costs.", 40, 60, bold=True, colour=purple)
+    chars += _chars("A VERY LONG LEAD TERM THAT RUNS ON", 121, 60, bold=True)  # to 274: full
+    chars += _chars("BREAKS. Its paragraph goes on here and ends like this.", 40, 72)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[:24]) for b in blocks] == [
+        ("Paying for Costs", "Paying for Costs. A VERY")
+    ]

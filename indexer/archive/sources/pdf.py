@@ -225,7 +225,7 @@ def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None
             )  # fmt: skip
             ln.heading = (
                 marked and apart and ln.cap_size >= body_size * 0.98
-                and not ln.text.endswith(SENTENCE_END)
+                and not ln.text.endswith(SENTENCE_END) and not _run_in_heading(ln, body_colour)
             )  # fmt: skip
         above = ln
     for run in large:
@@ -307,7 +307,7 @@ def _blocks(
         # A numbered step after a sentence's end or a heading (not "... for\n2. gold").
         step = ln.numbered and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
         ln.bullet = ln.bullet or step
-        if _starts_block(ln, prev, parts, edges, hang):
+        if _starts_block(ln, prev, parts, edges, hang) or (run_in and ln.boxed < 0):
             hang = ln.hang - edges[(ln.page, ln.col)][0] if ln.bullet else None
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
             block = Block(
@@ -339,7 +339,8 @@ def _run_in_heading(ln: Line, body_colour: int) -> str | None:
     """A heading run into its paragraph's first line ("Bless and Curse. A bless card..."):
     a bold lead term in a colour of its own, ending in a full stop or colon. Its text stays
     in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading."""
-    if ln.boxed >= 0 or not ln.lead_bold or not ln.lead.endswith((".", ":")):
+    after = ln.text[len(ln.lead) :].strip()  # the paragraph's start (bold itself, maybe)
+    if ln.boxed >= 0 or not after or not ln.lead[:1].isupper() or not ln.lead.endswith((".", ":")):
         return None
     if not _distinct(ln.lead_colour, body_colour):
         return None
@@ -375,7 +376,10 @@ def _starts_block(
     # after it (ragged-right text too), or it ended in a hyphen.
     room = edges[(prev.page, prev.col)][1] - prev.x1
     prev_full = prev.boxed < 0 and (room < ln.first_word + 0.3 * ln.size or prev.text.endswith("-"))
-    return indent or gap or not prev_full or ln.lead_bold
+    # A bold lead term starts a paragraph, unless it is the rest of one the line before
+    # began ("BASE" / "COST. Every kind ...").
+    lead = ln.lead_bold and not (prev.tail_bold and not prev.text.endswith(SENTENCE_END))
+    return indent or gap or not prev_full or lead
 
 
 def _join_texts(parts: list[tuple[Block, list[str]]]) -> None:

@@ -70,6 +70,7 @@ class Line:
     lead_bold: bool = False  # a bold lead term ("POISON.") with body text after it
     lead: str = ""  # that term's text
     lead_colour: int = 0  # its first letter's colour: a run-in heading may be set in its own
+    tail_bold: bool = False  # its last letter bold (a lead term may run on to the next line)
     colour: int = -1  # the colour of all its letters, -1 when mixed
     col: int = 0  # its column, from 0 at the left; -1 full width (across a gutter)
     boxed: int = -1
@@ -183,7 +184,7 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             across = any(
                 prev.x1 <= g1 and ch.x0 >= g0 and gap >= 0.5 * (g1 - g0) for g0, g1 in gutters
             )
-            if across or gap > 1.5 * max(ch.size, 1):
+            if across or gap > 2.5 * max(ch.size, 1):
                 segments.append(segment)
                 segment = []
             segment.append(ch)
@@ -243,6 +244,8 @@ def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
     # Full-width lines (a title, an introduction over the columns, a sidebar across the foot)
     # cross a gutter, but far fewer of them than the lines of a column cover its width.
     typical = float(np.median(covering[lo : hi + 1]))
+    if typical < 2:
+        return []  # a line or two: no columns to tell apart
     free = covering <= max(1.0, 0.25 * typical)
     # Wider than a word space (spaces lined up on a few rows are no gutter).
     narrowest = max(3.0, 0.8 * statistics.median(ch.size for row in rows for ch in row))
@@ -303,7 +306,9 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
         )
         if space and text and text[-1] != " ":
             text.append(" ")
-        if lead_end is None and not ch.bold:
+        # The lead term: the first letters in bold, in the first one's colour (a run-in
+        # heading in colour may stand before a bold term in the body's colour).
+        if lead_end is None and (not ch.bold or ch.colour != segment[0].colour):
             lead_end = len(text)
         if ch.icon:
             line.icons.append(ch.font or "unnamed font")
@@ -325,6 +330,7 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     # is a paragraph's start, however long the term, never a heading.
     line.bold = all(c.bold for c in letters)
     line.lead_bold = letters[0].bold and letters[0].c.isupper() and not line.bold
+    line.tail_bold = letters[-1].bold
     colours = {c.colour for c in letters}
     line.colour = colours.pop() if len(colours) == 1 else -1
     # The column it stands in (0 for one column: a short last line is no column of its own);
