@@ -321,3 +321,20 @@ def test_a_bold_lead_term_broken_over_two_lines_stays_in_its_paragraph():
     assert [(b.section, b.text[:24]) for b in blocks] == [
         ("Paying for Costs", "Paying for Costs. A VERY")
     ]
+
+
+def test_in_a_justified_column_a_line_ending_short_ends_its_paragraph_whatever_follows():
+    # Justified: every line but a paragraph's last reaches the edge (x 265). The last line of
+    # the left column ends 22.5 pt short: the next column's long first word would not have
+    # fit there, yet a justified line that short is a paragraph's end.
+    left = _column(
+        40, 60, [f"left line {i} of the first paragraph ".ljust(50, "a") for i in range(9)]
+    )
+    left += _chars("and the first paragraph ends right here.", 40, 168)
+    right = _column(
+        320,
+        60,
+        ["Overwhelmingly, " + f"the second paragraph {i} ".ljust(34, "b") for i in range(10)],
+    )
+    _, blocks = layout([_page(0, _chars("Chapter", 40, 30, 18) + left + right)])
+    assert [b.text[:14] for b in blocks] == ["left line 0 of", "Overwhelmingly"]

@@ -271,9 +271,19 @@ def _blocks(
     # Each column's edges, from its text lines (a heading may stand out into the gutter).
     edges: dict[tuple[int, int], list[float]] = {}
     for ln in [ln for ln in body if not ln.heading] + [ln for ln in body if ln.heading]:
-        edge = edges.setdefault((ln.page, ln.col), [ln.x0, ln.x1])
+        edge = edges.setdefault((ln.page, ln.col), [ln.x0, ln.x1, 0.0])
         if not ln.heading:
             edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
+    # A column set justified: most of its lines reach its edge (a paragraph's last line ends
+    # short of it); otherwise ragged right, where a line ends wherever the next word did not fit.
+    reach: Counter[tuple[int, int]] = Counter()
+    count: Counter[tuple[int, int]] = Counter()
+    for ln in body:
+        if not ln.heading and ln.boxed < 0:
+            count[(ln.page, ln.col)] += 1
+            reach[(ln.page, ln.col)] += edges[(ln.page, ln.col)][1] - ln.x1 < 1.0
+    for key, edge in edges.items():
+        edge[2] = float(count[key] >= 4 and reach[key] >= count[key] / 2)
     title: str | None = None
     # The heading path, each heading with its level: a heading keeps those of higher levels
     # above it (a level the book skips leaves no sibling behind in the path).
@@ -351,7 +361,7 @@ def _starts_block(
     ln: Line,
     prev: Line | None,
     parts: list[Part],
-    edges: dict[tuple[int, int], list[float]],
+    edges: dict[tuple[int, int], list[float]],  # (page, column): left, right, justified
     hang: float | None = None,
 ) -> bool:
     """Whether `ln` starts a new block rather than continuing the one before it. Across a
@@ -372,10 +382,13 @@ def _starts_block(
         # Across a column or page break too, the item's lines start where its text does.
         indent = abs(ln.x0 - left - hang) > 0.5 * ln.size
     gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
-    # The line before ran to its column's edge if this line's first word would not have fit
-    # after it (ragged-right text too), or it ended in a hyphen.
-    room = edges[(prev.page, prev.col)][1] - prev.x1
-    prev_full = prev.boxed < 0 and (room < ln.first_word + 0.3 * ln.size or prev.text.endswith("-"))
+    # The line before ran to its column's edge: in a justified column, up to it; in a ragged
+    # one, so near that this line's first word would not have fit after it; or it ended in a
+    # hyphen.
+    _, right, justified = edges[(prev.page, prev.col)]
+    room = right - prev.x1
+    fits = 1.5 * ln.size if justified else ln.first_word + 0.3 * ln.size
+    prev_full = prev.boxed < 0 and (room < fits or prev.text.endswith("-"))
     # A bold lead term starts a paragraph, unless it is the rest of one the line before
     # began ("BASE" / "COST. Every kind ...").
     lead = ln.lead_bold and not (prev.tail_bold and not prev.text.endswith(SENTENCE_END))
