@@ -22,11 +22,12 @@ line with the rest of the book rather than with one book's measures:
     if only on the first page, is the title; a bold lead term in a colour of its own is a
     heading run into its paragraph, a level below; a number set apart beside a heading (a
     chapter number in a circle) is part of it;
-  * a paragraph starts after a vertical gap, an indented first line, a line that ended short of
-    its column's edge (the next line's first word would have fit after it: ragged-right text
-    too), or a bold lead term ("POISON."); otherwise it runs on, across column and page
-    breaks; a list item ("• ...", or a numbered step after a sentence's end) is a block of its
-    own, without its bullet, its lines set where its text starts.
+  * a paragraph starts after a vertical gap, an indented first line (a drop capital's lines
+    are not), a line that ended short of its column's edge (in a ragged-right column: short
+    enough for the next line's first word to have fit), or a bold lead term ("POISON.");
+    otherwise it runs on, across column and page breaks; a list item ("• ...", or a numbered
+    step after a sentence's end) is a block of its own, without its bullet, its lines set
+    where its text starts.
 """
 
 from __future__ import annotations
@@ -314,11 +315,13 @@ def _blocks(
         run_in = _run_in_heading(ln, body_colour)
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
-        # A numbered step after a sentence's end or a heading (not "... for\n2. gold").
-        step = ln.numbered and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
-        ln.bullet = ln.bullet or step
-        if _starts_block(ln, prev, parts, edges, hang) or (run_in and ln.boxed < 0):
-            hang = ln.hang - edges[(ln.page, ln.col)][0] if ln.bullet else None
+        # A list item: after a bullet, or a numbered step after a sentence's end or a heading
+        # (not "... for\n2. gold").
+        item = ln.bullet or (
+            ln.numbered and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
+        )
+        if _starts_block(ln, prev, parts, edges, hang, item) or (run_in and ln.boxed < 0):
+            hang = ln.hang - edges[(ln.page, ln.col)][0] if item else None
             box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
             block = Block(
                 "box" if box else "paragraph",
@@ -337,7 +340,7 @@ def _blocks(
             prev = ln
             continue
         # A bullet is no word of the text; a step's number stays ("2. Read the ...").
-        parts[-1][1].append(ln.text[2:] if ln.bullet and not ln.numbered else ln.text)
+        parts[-1][1].append(ln.text[2:] if ln.bullet else ln.text)
         parts[-1][0].icons += len(ln.icons)
         prev = ln
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
@@ -363,18 +366,19 @@ def _starts_block(
     parts: list[Part],
     edges: dict[tuple[int, int], list[float]],  # (page, column): left, right, justified
     hang: float | None = None,
+    item: bool = False,
 ) -> bool:
     """Whether `ln` starts a new block rather than continuing the one before it. Across a
     column or page break (no gap to measure) a paragraph runs on unless the next line is
     indented or starts with a lead term, or the last one stopped short of its column's edge.
-    A list item (`hang`: where its text starts, from its column's edge) runs on in the lines
-    set there."""
+    A list item (`item`: this line starts one) is a block; one being read (`hang`: where its
+    text starts, from its column's edge) runs on in the lines set there."""
     current = parts[-1] if parts else None
     if current is None or current[0].kind == "heading":
         return True
     if ln.boxed >= 0:
-        return current[2] != (ln.page, ln.boxed) or ln.bullet
-    if current[0].kind == "box" or prev is None or ln.bullet:
+        return current[2] != (ln.page, ln.boxed) or item
+    if current[0].kind == "box" or prev is None or item:
         return True
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size and not ln.beside_cap
