@@ -269,22 +269,7 @@ def _blocks(
     title_size: float | None,
     body_colour: int,
 ) -> tuple[str | None, list[Block]]:
-    # Each column's edges, from its text lines (a heading may stand out into the gutter).
-    edges: dict[tuple[int, int], list[float]] = {}
-    for ln in [ln for ln in body if not ln.heading] + [ln for ln in body if ln.heading]:
-        edge = edges.setdefault((ln.page, ln.col), [ln.x0, ln.x1, 0.0])
-        if not ln.heading:
-            edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
-    # A column set justified: most of its lines reach its edge (a paragraph's last line ends
-    # short of it); otherwise ragged right, where a line ends wherever the next word did not fit.
-    reach: Counter[tuple[int, int]] = Counter()
-    count: Counter[tuple[int, int]] = Counter()
-    for ln in body:
-        if not ln.heading and ln.boxed < 0:
-            count[(ln.page, ln.col)] += 1
-            reach[(ln.page, ln.col)] += edges[(ln.page, ln.col)][1] - ln.x1 < 1.0
-    for key, edge in edges.items():
-        edge[2] = float(count[key] >= 4 and reach[key] >= count[key] / 2)
+    edges = _column_edges(body)
     title: str | None = None
     # The heading path, each heading with its level: a heading keeps those of higher levels
     # above it (a level the book skips leaves no sibling behind in the path).
@@ -346,6 +331,27 @@ def _blocks(
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
     _join_texts([(b, lines) for b, lines, _ in parts if b.kind != "heading"])
     return title, [b for b in blocks if b.text]
+
+
+def _column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
+    """Each column's left and right edges, from its text lines (a heading may stand out into
+    the gutter), and whether it is set justified (1.0): most of its lines reach its edge, a
+    paragraph's last line ends short of it; otherwise ragged right, where a line ends wherever
+    the next word did not fit."""
+    edges: dict[tuple[int, int], list[float]] = {}
+    for ln in [ln for ln in body if not ln.heading] + [ln for ln in body if ln.heading]:
+        edge = edges.setdefault((ln.page, ln.col), [ln.x0, ln.x1, 0.0])
+        if not ln.heading:
+            edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
+    reach: Counter[tuple[int, int]] = Counter()
+    count: Counter[tuple[int, int]] = Counter()
+    for ln in body:
+        if not ln.heading and ln.boxed < 0:
+            count[(ln.page, ln.col)] += 1
+            reach[(ln.page, ln.col)] += edges[(ln.page, ln.col)][1] - ln.x1 < 1.0
+    for key, edge in edges.items():
+        edge[2] = float(count[key] >= 4 and reach[key] >= count[key] / 2)
+    return edges
 
 
 def _run_in_heading(ln: Line, body_colour: int) -> str | None:
