@@ -345,7 +345,7 @@ def _first_word_width(segment: list[Char], tracking: float) -> float:
     """The width of a line's first word (to its first word space)."""
     end = segment[0]
     for before, ch in zip(segment, segment[1:]):
-        if ch.x0 - before.x1 > tracking + 0.15 * ch.size:
+        if ch.x0 - before.x1 > tracking + 0.15 * ch.size or ch.space_before:
             break
         end = ch
     return end.x1 - segment[0].x0
