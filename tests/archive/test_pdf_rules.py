@@ -338,3 +338,52 @@ def test_in_a_justified_column_a_line_ending_short_ends_its_paragraph_whatever_f
     )
     _, blocks = layout([_page(0, _chars("Chapter", 40, 30, 18) + left + right)])
     assert [b.text[:14] for b in blocks] == ["left line 0 of", "Overwhelmingly"]
+
+
+def test_definitions_hang_under_their_bold_terms_and_lettered_steps_are_items():
+    # Every first line runs to x 265 (a full line): only the hang tells the items apart.
+    window = "— the flap that hides one scenario on".ljust(42, "x")  # from 76
+    chain = "— a storyline of one colour, followed".ljust(43, "y")  # from 71.5
+    chars = _chars("Chapter", 40, 30, 18)
+    chars += _chars("Window", 40, 60, bold=True) + _chars(window, 76, 60)
+    chars += _chars("the chart until it is unlocked.", 49, 72)
+    chars += _chars("Chain", 40, 84, bold=True) + _chars(chain, 71.5, 84)
+    chars += _chars("or not, as the party likes.", 49, 96)
+    chars += _chars("Then, in this order:", 40, 114)
+    chars += _chars("a) Tear off the window along its".ljust(50, "z"), 40, 126)
+    chars += _chars("perforation.", 53.5, 138)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text for b in blocks] == [
+        f"Window {window} the chart until it is unlocked.",
+        f"Chain {chain} or not, as the party likes.",
+        "Then, in this order:",
+        "a) Tear off the window along its".ljust(50, "z") + " perforation.",
+    ]
+
+
+def test_margin_notes_are_boxes_read_after_the_text_they_stand_beside():
+    chars = _chars("Chapter", 40, 30, 18)
+    # A column of small print beside the text's two columns: two notes, each under a "Tip:".
+    notes = _chars("Tip:", 40, 60, 7, bold=True) + _chars("Tear slowly, from one corner", 60, 60, 7)
+    notes += [
+        c
+        for i in range(5)
+        for c in _chars(f"of the window, line {i} of the tip.", 40, 69 + 9 * i, 7)
+    ]
+    notes += _chars("Tip:", 40, 120, 7, bold=True) + _chars(
+        "Keep the map neat and tidy", 60, 120, 7
+    )
+    notes += [
+        c
+        for i in range(5)
+        for c in _chars(f"for later, line {i} of the second.", 40, 129 + 9 * i, 7)
+    ]
+    rows = ["the text's own column, line " + f"{i:02d} ".ljust(17, "t") for i in range(25)]
+    text = _column(170, 60, rows) + _column(390, 60, [r.replace("t", "u") for r in rows])
+    _, blocks = layout([_page(0, chars + notes + text)])
+    assert [(b.kind, b.title or "") for b in blocks] == [
+        ("paragraph", ""),
+        ("box", "Tip:"),
+        ("box", "Tip:"),
+    ]
+    assert blocks[1].text.startswith("Tear slowly, from one corner of the window, line 0")

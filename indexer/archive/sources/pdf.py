@@ -10,9 +10,11 @@ ends. Chosen by measurement against pdfminer.six, pdfplumber and pypdf (docs/dec
 The layout is read from the page, never from the file's structure, by rules that compare a
 line with the rest of the book rather than with one book's measures:
   * lines, the column frame and fills: ``pdfpage``; running headers, footers and printed page
-    numbers: ``pdffurniture``;
+    numbers: ``pdffurniture``; what each line is (heading, run-in heading, box): ``pdfmarks``;
   * reading order: a full-width line (a title, a band across the columns) parts the page into
-    bands read top to bottom; in each, the columns from left to right;
+    bands read top to bottom; in each, the columns from left to right, a column of small print
+    (margin notes) last, each note of the section of the text beside it, the text it
+    interrupts read on after it;
   * boxes: lines inside a fill are one record (its first bold line its title), unless the fill
     holds no body text (a band behind a heading or the book's title: its text is the heading);
     so is a run of lines set smaller than the body under a bold title, framed or not;
@@ -26,14 +28,15 @@ line with the rest of the book rather than with one book's measures:
     are not), a line that ended short of its column's edge (in a ragged-right column: short
     enough for the next line's first word to have fit), or a bold lead term ("POISON.");
     otherwise it runs on, across column and page breaks; a list item ("• ...", or a numbered
-    step after a sentence's end) is a block of its own, without its bullet, its lines set
-    where its text starts.
+    step, "2." or "b)", after a sentence's end) is a block of its own, without its bullet, its
+    lines set where its text starts; so are a definition's lines under its bold term.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import statistics
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -42,11 +45,17 @@ from typing import Any
 
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
 from indexer.archive.sources.pdffurniture import printed_numbers
+from indexer.archive.sources.pdfmarks import (
+    SENTENCE_END,
+    box_small_print,
+    mark_headings,
+    number_marks,
+    run_in_heading,
+    unbox_bands,
+)
 from indexer.archive.sources.pdfpage import OBJECT, Line, Page, read_page
 from indexer.errors import InvalidRequest
 
-SENTENCE_END = (".", ",", ";", ":", "!", "?")
-UNFRAMED = 10_000  # the box numbers of boxes no fill holds, above any page's fills
 Part = tuple[Block, list[str], tuple[int, int] | None]  # a block, its lines, its box
 
 
@@ -111,7 +120,16 @@ def reading_order(lines: list[Line]) -> list[Line]:
         ):
             ln.col = -1
     full = sorted(ln.top for ln in lines if ln.col < 0)
-    return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.col, ln.top))
+    # A column of small print beside the text (margin notes) is read after the text's columns.
+    sizes = [ln.size for ln in lines]
+    if sizes:
+        page_size = statistics.median(sizes)
+        for col in {ln.col for ln in lines if ln.col >= 0}:
+            mine = [ln for ln in lines if ln.col == col]
+            if statistics.median(ln.size for ln in mine) < 0.92 * page_size:
+                for ln in mine:
+                    ln.margin = True
+    return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.top))
 
 
 def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | None, list[Block]]:
@@ -139,10 +157,10 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
         for _ in ln.text
     )  # fmt: skip
     body_colour = colours.most_common(1)[0][0] if colours else -1
-    _unbox_bands(body, body_size)
-    _box_small_print(body, body_size)
-    _mark_headings(body, body_size, body_colour)
-    body = _number_marks(body)
+    unbox_bands(body, body_size)
+    box_small_print(body, body_size)
+    mark_headings(body, body_size, body_colour)
+    body = number_marks(body)
     # Levels rank by the largest letter (a heading in small capitals by its capitals).
     heads = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
     title_size = None
@@ -150,116 +168,6 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
     return _blocks(body, printed, heads, title_size, body_colour)
-
-
-def _unbox_bands(body: list[Line], body_size: float) -> None:
-    """A fill that holds no body text is a band behind a heading (or the book's title), not a
-    box: only lines clearly larger than the body, or one line that does not end like a
-    sentence. Its text is read as any other line (white on colour is text like any other)."""
-    fills: dict[tuple[int, int], list[Line]] = {}
-    for ln in body:
-        if ln.boxed >= 0:
-            fills.setdefault((ln.page, ln.boxed), []).append(ln)
-    for lines in fills.values():
-        larger = all(ln.size > body_size * 1.12 for ln in lines)
-        if larger or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
-            for ln in lines:
-                ln.boxed = -1
-
-
-def _box_small_print(body: list[Line], body_size: float) -> None:
-    """Lines set smaller than the body, under a bold title line of their own size, are a box
-    even when no fill or frame holds them (an example between two rules, a sidebar at the
-    foot of the page): each such run, in reading order, is one box."""
-    run: list[Line] = []
-    boxes = 0
-
-    def close() -> None:
-        nonlocal boxes
-        if len(run) >= 2 and run[0].bold and not all(ln.bold for ln in run):
-            boxes += 1
-            for ln in run:
-                ln.boxed = UNFRAMED + boxes
-        run.clear()
-
-    for ln in body:
-        small = ln.boxed < 0 and ln.size < body_size * 0.92
-        # A bold line after the box's text is the next box's title (its own may wrap).
-        next_title = ln.bold and any(not r.bold for r in run)
-        if not small or (run and (ln.page != run[-1].page or next_title)):
-            close()
-        if small:
-            run.append(ln)
-    close()
-
-
-def _mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
-    """Which lines are headings. Clearly larger than the body: a heading, unless it is one of
-    three or more such lines running on, or of two ending in a full stop (an introduction
-    set large is text; a heading is short). At about the body's size (small capitals too:
-    the capitals reach it), a heading only if set off whole, in bold or in a colour of its
-    own, standing apart (space above it, or first in its column, or under another heading)
-    and not ending like a sentence: rulebooks set section titles so, and a bold sentence
-    inside a paragraph does none of it. Never inside a box, where a bold line is the box's
-    title."""
-    above: Line | None = None
-    large: list[list[Line]] = []  # runs of consecutive lines set clearly larger, by size
-    for ln in body:
-        if ln.boxed >= 0:
-            above = ln
-            continue
-        if ln.size > body_size * 1.12:
-            ln.heading = True
-            last = large[-1][-1] if large else None
-            if (
-                last is not None and last is above and last.page == ln.page
-                and round(last.size, 1) == round(ln.size, 1)
-            ):  # fmt: skip
-                large[-1].append(ln)
-            else:
-                large.append([ln])
-        else:
-            marked = ln.bold or _distinct(ln.colour, body_colour)
-            apart = (
-                above is None or above.page != ln.page or above.col != ln.col or above.heading
-                or ln.top - above.bottom > 0.45 * ln.size
-            )  # fmt: skip
-            ln.heading = (
-                marked and apart and ln.cap_size >= body_size * 0.98
-                and not ln.text.endswith(SENTENCE_END) and not _run_in_heading(ln, body_colour)
-            )  # fmt: skip
-        above = ln
-    for run in large:
-        if len(run) >= 3 or (len(run) == 2 and run[-1].text.endswith(".")):
-            for ln in run:
-                ln.heading = False
-
-
-def _number_marks(body: list[Line]) -> list[Line]:
-    """The body without the headings' number marks (a chapter number in a circle beside its
-    heading, set apart on the same line): each is put in front of its heading's text, as the
-    book prints it ("5 Random Dungeons")."""
-    marks = [ln for ln in body if ln.heading and re.fullmatch(r"\d{1,3}", ln.text)]
-    dropped: set[int] = set()
-    for mark in marks:
-        beside = [
-            ln for ln in body
-            if ln.heading and ln is not mark and ln.page == mark.page and ln.x0 > mark.x1
-            and ln.x0 - mark.x1 < 3 * ln.size and ln.top < mark.bottom and mark.top < ln.bottom
-        ]  # fmt: skip
-        if beside:
-            heading = min(beside, key=lambda ln: ln.x0)
-            heading.text = f"{mark.text} {heading.text}"
-            dropped.add(id(mark))
-    return [ln for ln in body if id(ln) not in dropped]
-
-
-def _distinct(colour: int, body: int) -> bool:
-    """Whether a line's single colour stands out from the body's: a channel apart by more
-    than a quarter of its range (a rich black beside a plain one does not)."""
-    if colour < 0 or body < 0:
-        return False
-    return any(abs((colour >> s & 255) - (body >> s & 255)) > 64 for s in (0, 8, 16))
 
 
 def _blocks(
@@ -277,6 +185,8 @@ def _blocks(
     parts: list[Part] = []
     prev: Line | None = None
     hang: float | None = None  # where the text of the list item being read starts, in its column
+    beside: list[tuple[int, int, float, str]] = []  # the text's lines: page, column, top, section
+    main: tuple[Part, Line] | None = None  # the text's last block, read on past margin notes
     for ln in body:
         size = round(ln.cap_size, 1)
         if size == title_size and ln.heading:
@@ -294,32 +204,38 @@ def _blocks(
             else:
                 level = heads.index(size)
                 path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
-            prev = ln
+            prev, main = ln, None
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
-        run_in = _run_in_heading(ln, body_colour)
+        run_in = run_in_heading(ln, body_colour)
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
+        section = SECTION_SEPARATOR.join(t for _, t in path)
+        if ln.margin:  # a margin note is of the section of the text beside it
+            near = [b for b in beside if b[0] == ln.page and b[2] <= ln.top + ln.size]
+            section = min(near, key=lambda b: (b[1], -b[2]))[3] if near else section
+        else:
+            beside.append((ln.page, ln.col, ln.top, section))
+        if main is not None and not ln.margin and prev is not None and prev.margin:
+            # Past margin notes, the text's last block may go on (across a page break).
+            if not _starts_block(ln, main[1], [main[0]], edges, hang, False):
+                parts.remove(main[0])
+                parts.append(main[0])  # read on after the notes
+                main[0][1].append(ln.text)
+                prev, main = ln, (main[0], ln)
+                continue
         # A list item: after a bullet, or a numbered step after a sentence's end or a heading
-        # (not "... for\n2. gold").
+        # (not "... for\n2. gold"); a definition's lines may hang under its bold term.
         item = ln.bullet or (
             ln.numbered and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
         )
+        if _hangs_under_term(ln, prev, parts) and hang is None:
+            hang = ln.x0 - edges[(ln.page, ln.col)][0]
         if _starts_block(ln, prev, parts, edges, hang, item) or (run_in and ln.boxed < 0):
             hang = ln.hang - edges[(ln.page, ln.col)][0] if item else None
-            box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
-            block = Block(
-                "box" if box else "paragraph",
-                "",
-                printed.get(ln.page) or None,
-                SECTION_SEPARATOR.join(t for _, t in path),
-            )
-            if box and ln.bold:
-                block.title = ln.text
-                parts.append((block, [], box))
+            if _open_block(ln, parts, printed.get(ln.page) or None, section):
                 prev = ln
                 continue
-            parts.append((block, [], box))
         elif parts[-1][2] is not None and parts[-1][0].title and not parts[-1][1] and ln.bold:
             parts[-1][0].title += " " + ln.text  # a box's title wrapped onto a second line
             prev = ln
@@ -328,9 +244,38 @@ def _blocks(
         parts[-1][1].append(ln.text[2:] if ln.bullet else ln.text)
         parts[-1][0].icons += len(ln.icons)
         prev = ln
+        if parts[-1][2] is None:
+            main = (parts[-1], ln)
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
     _join_texts([(b, lines) for b, lines, _ in parts if b.kind != "heading"])
     return title, [b for b in blocks if b.text]
+
+
+def _open_block(ln: Line, parts: list[Part], page: str | None, section: str) -> bool:
+    """A new block from `ln` onto `parts`; True when `ln` was its title (a box's bold title
+    line, or a title leading its first line, "Tip: ..."), its text then taken already."""
+    box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
+    block = Block("box" if box else "paragraph", "", page, section)
+    parts.append((block, [], box))
+    if box and ln.bold:
+        block.title = ln.text
+        return True
+    if box and ln.lead.endswith(":"):
+        block.title = ln.lead
+        parts[-1][1].append(ln.text[len(ln.lead) :].strip())
+        return True
+    return False
+
+
+def _hangs_under_term(ln: Line, prev: Line | None, parts: list[Part]) -> bool:
+    """Whether `ln` is the second line of a definition set with a hanging indent: its block's
+    first line led by a bold term at the column's edge, this one indented under it."""
+    return (
+        prev is not None and bool(parts) and parts[-1][2] is None and len(parts[-1][1]) == 1
+        and prev.lead_bold and prev.page == ln.page and prev.col == ln.col
+        and ln.x0 - prev.x0 > 0.6 * ln.size and 0 <= ln.top - prev.bottom < 0.45 * ln.size
+        and not ln.beside_cap
+    )  # fmt: skip
 
 
 def _column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
@@ -352,18 +297,6 @@ def _column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
     for key, edge in edges.items():
         edge[2] = float(count[key] >= 4 and reach[key] >= count[key] / 2)
     return edges
-
-
-def _run_in_heading(ln: Line, body_colour: int) -> str | None:
-    """A heading run into its paragraph's first line ("Bless and Curse. A bless card..."):
-    a bold lead term in a colour of its own, ending in a full stop or colon. Its text stays
-    in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading."""
-    after = ln.text[len(ln.lead) :].strip()  # the paragraph's start (bold itself, maybe)
-    if ln.boxed >= 0 or not after or not ln.lead[:1].isupper() or not ln.lead.endswith((".", ":")):
-        return None
-    if not _distinct(ln.lead_colour, body_colour):
-        return None
-    return ln.lead.rstrip(".:").strip() or None
 
 
 def _starts_block(

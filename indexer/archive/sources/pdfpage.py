@@ -27,7 +27,7 @@ ICON_FONT = re.compile(r"dingbat|symbol|icon|glyph|wingding", re.I)
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
 BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
-NUMBERED = re.compile(r"(\d{1,2}[.)]) ")  # a numbered step's mark, "2. " or "2) "
+NUMBERED = re.compile(r"(\d{1,2}[.)]|[a-z]\)) ")  # a step's mark: "2. ", "2) " or "b) "
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
 Gutter = tuple[float, float]  # x0, x1 of the band between two columns
@@ -78,6 +78,7 @@ class Line:
     icons: list[str] = field(default_factory=list)
     first_word: float = 0.0  # the width of its first word: would it have fit on the line above?
     beside_cap: bool = False  # set beside a drop capital: not indented, whatever its x0
+    margin: bool = False  # in a narrow column of small print beside the text (margin notes)
     bullet: bool = False  # it starts with a list bullet ("• ...")
     numbered: bool = False  # it starts with a step's number ("2. ...")
     hang: float = 0.0  # with either: where its text starts (a list item's lines align there)

@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i]
-    python make_pdf.py --all OUTDIR                      # the ten books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j]
+    python make_pdf.py --all OUTDIR                      # the eleven books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -138,6 +138,36 @@ the columns under it keeps its column (1 or 2) and adds "below_span": true. The 
 every page's header ("page_headers": chapter, book, number and its corner) and the spanning box
 ("span_box": its key, its page and the height of the balanced columns above it).
 
+Style "j" (used only by eleventh.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: B5 pages (176 x 250 mm) with
+mirrored margins (inner 17 mm, outer 13 mm; odd printed pages are right-hand pages); the book title
+in a large coloured sans across the first page, then two equal unruled columns in a 6 mm gutter;
+a sans body (the embedded Vera at 9.5 pt on 13 pt leading) justified and hyphenated, paragraphs with
+a first-line indent and a small gap (no indent right after a heading); chapter and section headings
+in a coloured sans under a thin rule drawn ABOVE them (thicker for chapters) as wide as the column,
+LEVEL-3 headings in bold italic at the body's size; a heading is never left at a column's foot
+without two or three lines of its text, but the text may run on into the next column; a paragraph
+marked `step: true` is one LETTERED step ("a)", "b)", ... counted afresh after any heading or block
+that is not a step) with a hanging indent; a paragraph with a `term` is one GLOSSARY item printed
+"Term — definition" (the term bold in the style's colour) with a hanging indent, each item its own
+block; boxes as wide as their column on a light fill over a coloured rule at their foot, the title
+in coloured SMALL CAPITALS and the text smaller; a box marked `place: margin` is a TIP: not in the
+columns but set in small italics, led by its title and a colon in bold ("Tip: ..."), in a slim
+THIRD column at the page's outer edge beside a hairline (drawn after the text), on the page where
+the block before it ends; the two text columns of such a page are narrower (the book is laid out
+again until every tip sits on the page of the block before it); no header line, but the chapter
+in effect at the top of the page in bold capitals in the top OUTER corner (drawn after the text),
+and at the foot, in the bottom INNER corner over a short rule, the page number beside the running
+header (drawn before the text). In the truth a chapter or section heading adds "rule_above" and a
+level-3 heading "bold_italic"; a step is a "paragraph" block with "list_item": true and "number"
+("b)", not part of "plain_text"); a glossary item is a "paragraph" block with "definition": true,
+"term" and "printed_lead" ("Window —"), "plain_text" being the definition WITHOUT the term; a box
+records "printed_title" (its title in capitals, as the small capitals print it) and
+"small_caps_title"; a tip is a "box" block with "column": 0, "placement": "margin" and
+"printed_title" ("Tip:"). The truth JSON lists every page's corner chapter ("page_headers", text
+and corner) and foot ("page_footers": number, running header and their corner), the column widths
+with and without the tip column and the pages that carry tips ("tip_column").
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -189,6 +219,7 @@ BOOKS = (
     "blind.yaml",
     "sealed.yaml",
     "tenth.yaml",
+    "eleventh.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -379,6 +410,22 @@ STYLES = {
                box_border_width=0.5, header_layout="top-chapter-book-page", h1_space_before=13,
                h2_space_before=8, box_title_size=10, box_padding=(7, 7, 6, 7),
                page_size=(148 * mm, 210 * mm)),
+    # B5 pages with mirrored margins; the title in a coloured sans, then two equal unruled columns
+    # (narrower on pages that carry "Tip:" notes in a slim third column at the outer edge); a sans
+    # body (Vera 9.5 pt on 13 pt) justified and hyphenated, paragraphs indented with a small gap
+    # (no indent after a heading); chapter and section headings in a coloured sans under a thin rule
+    # ABOVE them, level-3 headings in bold italic at body size; lettered steps "a)" and "Term —"
+    # definitions with a hanging indent; boxes on a light fill over a coloured foot rule, their title
+    # in coloured small capitals; the chapter in the top outer corner, the page number and the
+    # running header together in the bottom INNER corner.
+    "j": Style("j", 13 * mm, 13 * mm, 21 * mm, 21 * mm, 6 * mm, "Vera", "VeraBd", "Helvetica-Bold",
+               9.5, 13, 15, 10.5, 2, 10, "bottom", "inner", colors.Color(0.92, 0.95, 0.93),
+               colors.Color(0.05, 0.4, 0.34), 21,
+               inner=17 * mm, h2_font="Helvetica-Bold", h2_color=colors.Color(0.05, 0.4, 0.34),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.05, 0.4, 0.34),
+               box_border_width=1.2, header_layout="outer-chapter-inner-foot", h1_space_before=16,
+               h2_space_before=11, indent_after_heading=False, box_title_size=9.2,
+               box_padding=(8, 8, 6, 7), page_size=(176 * mm, 250 * mm)),
 }
 # fmt: on
 
@@ -891,7 +938,9 @@ def _register_vera() -> None:
     from reportlab.pdfbase.ttfonts import TTFont
 
     have = set(pdfmetrics.getRegisteredFontNames())
-    for name, file in (("Vera", "Vera.ttf"), ("VeraBd", "VeraBd.ttf"), ("VeraIt", "VeraIt.ttf")):
+    fonts = (("Vera", "Vera.ttf"), ("VeraBd", "VeraBd.ttf"), ("VeraIt", "VeraIt.ttf"),
+             ("VeraBI", "VeraBI.ttf"))  # fmt: skip
+    for name, file in fonts:
         if name not in have:
             pdfmetrics.registerFont(TTFont(name, file))
 
@@ -2213,6 +2262,330 @@ def build_pdf_i(book: dict, out_pdf_path, style: str = "i") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "j"
+TIP_W, TIP_GAP = 27 * mm, 5 * mm  # style "j": the slim "Tip:" column at the outer edge
+
+
+def col_width_j(st: Style, tips: bool = False) -> float:
+    """Width of each of the two equal columns of style "j" (narrower beside the tip column)."""
+    text_w = st.page_size[0] - st.left - st.inner - (TIP_W + TIP_GAP if tips else 0)
+    return (text_w - st.gutter) / 2
+
+
+class RuleAboveHeading(KeyedParagraph):
+    """Style "j": a heading under a thin rule as wide as its column, drawn in the space above it."""
+
+    rule_width = 0.5
+    rule_color = None
+
+    def wrap(self, availWidth, availHeight):
+        self._rule_w = availWidth
+        return super().wrap(availWidth, availHeight)
+
+    def draw(self):
+        canv = self.canv
+        canv.saveState()
+        canv.setStrokeColor(self.rule_color)
+        canv.setLineWidth(self.rule_width)
+        y = self.height + 4.5
+        canv.line(0, y, self._rule_w, y)
+        canv.restoreState()
+        super().draw()
+
+
+class NeedSpace(Flowable):
+    """Style "j": takes no room when at least `need` points are left in the frame, else moves what
+    follows on to the next frame (so a heading is not left at a column's foot without its text,
+    while the text after it may still run on into the next column)."""
+
+    def __init__(self, need: float):
+        super().__init__()
+        self.need = need
+
+    def wrap(self, availWidth, availHeight):
+        return 0, (0 if availHeight >= self.need else availHeight + 1)
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        pass
+
+
+class FootRuleBox(ColumnBox):
+    """Style "j": a box as wide as its column on a light fill over a coloured rule at its foot,
+    its title in coloured small capitals."""
+
+    def _make(self, width: float) -> Table:
+        st = self.st
+        title = small_caps(self.block["title"], st.box_title_size, 0.8)
+        cell = [Paragraph(title, self.sty["boxtitle"]),
+                Paragraph(markup(self.block["text"], st), self.sty["box"])]  # fmt: skip
+        t = Table([[cell]], colWidths=[width])
+        lp, rp, tp, bp = st.box_padding
+        t.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+            ("LINEBELOW", (0, -1), (-1, -1), st.box_border_width * 1.5, st.box_border),
+            ("LEFTPADDING", (0, 0), (-1, -1), lp), ("RIGHTPADDING", (0, 0), (-1, -1), rp),
+            ("TOPPADDING", (0, 0), (-1, -1), tp), ("BOTTOMPADDING", (0, 0), (-1, -1), bp),
+        ]))  # fmt: skip
+        return t
+
+
+def _styles_j(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    hang = dict(leftIndent=13, firstLineIndent=0, spaceAfter=2.5)
+    sty.update(
+        h1=h1_style("h1_j", st, 1.15, 8),
+        h3=ParagraphStyle("h3_j", fontName="VeraBI", fontSize=st.size, leading=st.leading,
+                          spaceBefore=6, spaceAfter=2, keepWithNext=1),
+        step=ParagraphStyle("step_j", parent=sty["body"], bulletIndent=0, bulletFontName="VeraBd",
+                            bulletFontSize=st.size, bulletColor=st.box_border, **hang),
+        term=ParagraphStyle("term_j", parent=sty["body"], **dict(hang, firstLineIndent=-13)),
+        box=box_text_style("box_j", sty["body"], 8.6, 11.6),
+        tip=ParagraphStyle("tip_j", fontName="VeraIt", fontSize=7.6, leading=9.9,
+                           textColor=colors.Color(0.22, 0.24, 0.24), spaceAfter=9),
+        title=title_style("title_j", st.head_font, st, 1.12, textColor=st.box_border),
+    )  # fmt: skip
+    sty["h2"].spaceAfter = 5
+    for name in ("h1", "h2", "h3"):  # kept with their text by NeedSpace instead
+        sty[name].keepWithNext = 0
+    return sty
+
+
+def _story_j(book: dict, st: Style, sty) -> tuple[list, list, list, list]:
+    """The flowables of a style "j" book: (story, truth blocks, headings, tips); a tip (a box
+    marked `place: margin`) is not in the story but noted with the key of the block before it."""
+    story, truth_blocks, headings, tips = [], [], [], []
+    path: list[str] = []
+    step, after_heading = 0, False  # step: letters of the last lettered step, 0 after all else
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            head = sty[f"h{lvl}"]
+            lines = 3 if lvl == 1 else 2  # body lines kept with the heading
+            story.append(NeedSpace(head.spaceBefore + head.leading + lines * st.leading))
+            if lvl < 3:
+                h = RuleAboveHeading(escape(block["text"]), sty[f"h{lvl}"])
+                h.rule_color, h.rule_width = st.box_border, (1.1 if lvl == 1 else 0.45)
+                entry["rule_above"] = True
+            else:
+                h = KeyedParagraph(escape(block["text"]), sty["h3"])
+                entry["bold_italic"] = True
+            h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+            story.append(h)
+            step, after_heading = 0, True
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "box" and block.get("place") == "margin":
+            if not truth_blocks[:-1]:
+                raise ValueError("style j: a tip must follow some other block")
+            tips.append(dict(block, anchor=truth_blocks[-2]["key"]))
+            row.update(placement="margin", printed_title=f"{block['title']}:")
+            continue
+        if kind == "box":
+            row.update(printed_title=block["title"].upper(), small_caps_title=True)
+            story += [Spacer(1, 4), FootRuleBox(block, st, sty), Spacer(1, 8)]
+            step, after_heading = 0, False
+            continue
+        if kind != "paragraph":
+            raise ValueError(f"unknown block type {kind!r}")
+        text = markup(block["text"], st)
+        if block.get("step"):
+            step += 1
+            mark = f"{chr(96 + step)})"
+            row.update(list_item=True, number=mark)
+            p = KeyedParagraph(text, sty["step"], mark)
+        elif block.get("term"):
+            term = block["term"]
+            row.update(definition=True, term=term, printed_lead=f"{term} \u2014")
+            lead = (
+                f'<font name="{st.bold_font}" color="{_hex(st.box_border)}">{escape(term)}</font>'
+            )
+            p = KeyedParagraph(f"{lead} \u2014 {text}", sty["term"])
+        else:
+            p = KeyedParagraph(text, sty["body_first" if after_heading else "body"])
+        if not block.get("step"):
+            step = 0
+        p.gt_key = block["key"]
+        story.append(p)
+        after_heading = False
+    return story, truth_blocks, headings, tips
+
+
+class BookletDoc(TabDoc):
+    """Style "j": B5 pages with mirrored margins, the title on the first page, two columns, on some
+    pages a slim column of "Tip:" notes at the outer edge (drawn after the text), the chapter in
+    the top outer corner and, in the bottom inner corner, the page number beside the running
+    header."""
+
+    def __init__(self, filename, book, st: Style, tips=None, sty=None, **kw):
+        """`tips`: PDF page (1-based) -> the tip blocks drawn in its outer column."""
+        self._setup(filename, book, st, **kw)
+        self.tips, self.sty, self.tips_drawn = tips or {}, sty, {}
+        self.title_h = 25 * mm
+        hooks = {"onPage": self.draw_foot_j, "onPageEnd": self.draw_head_j}
+        first = self.printed(1) % 2 == 1
+        self.addPageTemplates(
+            [PageTemplate("first", self.frames_j(first, False, self.title_h), **hooks)]
+            + [
+                PageTemplate(
+                    f"{kind}-{side}", self.frames_j(side == "odd", kind == "tips"), **hooks
+                )
+                for kind in ("plain", "tips")
+                for side in ("odd", "even")
+            ]
+        )
+
+    def frames_j(self, odd: bool, tips: bool, title_h: float = 0) -> list[Frame]:
+        """Frames of a right-hand (`odd` printed number) or left-hand page: the title frame (first
+        page), then two columns, moved off the outer edge when the page has a tip column."""
+        st = self.st
+        W, H = st.page_size
+        lm, rm = (st.inner, st.left) if odd else (st.left, st.inner)
+        x0 = lm + (TIP_W + TIP_GAP if tips and not odd else 0)
+        top = H - st.top - title_h
+        title = [title_frame(lm, top, W - lm - rm, title_h)] if title_h else []
+        colw = col_width_j(st, tips)
+        return title + column_frames(x0, st.bottom, (colw, colw), st.gutter, top - st.bottom)
+
+    def cycle(self, pages: int) -> list[str]:
+        """Template names for PDF pages 2.. (tips where asked), then left and right pages in turn."""
+        names = []
+        for page in range(2, pages + 3):
+            side = "odd" if self.printed(page) % 2 else "even"
+            names.append(f"{'tips' if page in self.tips else 'plain'}-{side}")
+        return names + ["*"] + names[-2:]
+
+    def draw_foot_j(self, canv, doc):
+        """Before the page's text: in the bottom inner corner the page number beside the running
+        header, over a short rule."""
+        st = self.st
+        W = st.page_size[0]
+        num = self.printed(doc.page)
+        odd = num % 2 == 1  # right-hand page: the inner corner is on the left
+        head = self.book["running_header"]
+        self.page_footers.append(dict(page=num, pdf_page_index=doc.page - 1, number=str(num),
+                                      text=head, corner="left" if odd else "right"))  # fmt: skip
+        y = st.bottom - 12 * mm
+        gap = 2.6 * mm
+        w_num = pdfmetrics.stringWidth(str(num), "Helvetica-Bold", 9)
+        w_head = pdfmetrics.stringWidth(head, "VeraIt", 7.4)
+        x = st.inner if odd else W - st.inner - w_num - gap - w_head
+        x_num, x_head = (x, x + w_num + gap) if odd else (x + w_head + gap, x)
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.6)
+        canv.line(x, y + 10, x + w_num + gap + w_head, y + 10)
+        grey = colors.Color(0.35, 0.37, 0.37)
+        for ink, font, size, at, dy, text in (
+            (st.box_border, "Helvetica-Bold", 9, x_num, 0, str(num)),
+            (grey, "VeraIt", 7.4, x_head, 0.3, head),
+        ):
+            canv.setFillColor(ink)
+            canv.setFont(font, size)
+            canv.drawString(at, y + dy, text)
+        canv.restoreState()
+
+    def draw_head_j(self, canv, doc):
+        """After the page's text: the chapter in the top outer corner, and the page's tips in the
+        slim outer column beside a hairline."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        odd, chapter = self.printed(page) % 2 == 1, self.chapter_at(page)
+        self.page_headers.append(dict(page=self.printed(page), pdf_page_index=page - 1,
+                                      text=chapter, corner="right" if odd else "left"))  # fmt: skip
+        canv.saveState()
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 7.8)
+        y = H - st.top + 9 * mm
+        if odd:
+            canv.drawRightString(W - st.left, y, chapter.upper())
+        else:
+            canv.drawString(st.left, y, chapter.upper())
+        canv.restoreState()
+        if page not in self.tips:
+            return
+        x = W - st.left - TIP_W if odd else st.left
+        rule_x = x - TIP_GAP / 2 if odd else x + TIP_W + TIP_GAP / 2
+        y = H - st.top
+        canv.saveState()
+        canv.setStrokeColor(colors.Color(0.6, 0.7, 0.67))
+        canv.setLineWidth(0.4)
+        canv.line(rule_x, st.bottom, rule_x, y)
+        canv.restoreState()
+        for block in self.tips[page]:
+            lead = f'<font name="VeraBd" color="{_hex(st.box_border)}">{escape(block["title"])}:</font>'
+            p = Paragraph(f"{lead} {markup(block['text'], st)}", self.sty["tip"])
+            _, h = p.wrap(TIP_W, H)
+            y -= h
+            p.drawOn(canv, x, y)
+            y -= self.sty["tip"].spaceAfter
+            self.tips_drawn[block["key"]] = page
+
+
+def _layout_j(book: dict, st: Style, sty, out, tips: dict[int, list]):
+    """One layout of a style "j" book into `out` (a file name or a binary file), the tips drawn on
+    the PDF pages given."""
+    story, truth_blocks, headings, _ = _story_j(book, st, sty)
+    doc = BookletDoc(out, book, st, tips=tips, sty=sty)
+    pages = max([len(story) // 4 + 4] + list(tips))
+    doc.build([Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate(doc.cycle(pages)),
+               FrameBreak()] + story)  # fmt: skip
+    return doc, truth_blocks, headings
+
+
+def build_pdf_j(book: dict, out_pdf_path, style: str = "j") -> dict:
+    """Style "j" (see STYLES): laid out until every tip sits on the page where the block before
+    it ends (a page with tips has narrower columns, which may move that block on)."""
+    _register_vera()
+    st = STYLES[style]
+    sty = _styles_j(st)
+    out = Path(out_pdf_path)
+    *_, tips = _story_j(book, st, sty)
+
+    def pages_of(doc) -> dict[int, list]:
+        last = {}
+        for key, _, pg, _ in doc.placed:
+            last[key] = max(pg, last.get(key, 0))
+        found: dict[int, list] = {}
+        for tip in tips:
+            found.setdefault(max(2, last[tip["anchor"]]), []).append(tip)
+        return found
+
+    where: dict[int, list] = {}
+    for _ in range(5):
+        doc, _, _ = _layout_j(book, st, sty, io.BytesIO(), where)
+        found = pages_of(doc)
+        if found == where:
+            break
+        where = found
+    else:
+        raise RuntimeError("style j: the tips do not settle on a page")
+    doc, truth_blocks, headings = _layout_j(book, st, sty, str(out), where)
+    if pages_of(doc) != where or len(doc.tips_drawn) != len(tips):
+        raise RuntimeError("style j: a tip was not drawn beside the block before it")
+    for b in truth_blocks:
+        if b.get("placement") == "margin":
+            page = doc.tips_drawn[b["key"]]
+            b.update(page=doc.printed(page), pdf_page_index=page - 1, column=0, continues=[],
+                     split=None)  # fmt: skip
+    place_truth(doc, headings, truth_blocks)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="B5",
+        mirrored=True,
+        column_width_pt={"plain": round(col_width_j(st), 2), "with_tips": round(col_width_j(st, True), 2)},
+        tip_column={"width_pt": round(TIP_W, 2), "side": "outer",
+                    "pages": [doc.printed(p) for p in sorted(where)]},
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -2225,6 +2598,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_h(book, out_pdf_path, style)
     if st.header_layout == "top-chapter-book-page":
         return build_pdf_i(book, out_pdf_path, style)
+    if st.header_layout == "outer-chapter-inner-foot":
+        return build_pdf_j(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()

@@ -1,0 +1,139 @@
+"""What each line of a rulebook's body is, beside its text: a heading (and at which size), a
+run-in heading, a box's line (filled, or small print under a title), or a number mark beside a
+heading. The passes of ``pdf.layout`` that mark lines, before ``pdf`` makes blocks of them;
+each compares a line with the body text (its commonest size and colour), never with one book's
+measures."""
+
+from __future__ import annotations
+
+import re
+
+from indexer.archive.sources.pdfpage import Line
+
+SENTENCE_END = (".", ",", ";", ":", "!", "?")
+UNFRAMED = 10_000  # the box numbers of boxes no fill holds, above any page's fills
+
+
+def unbox_bands(body: list[Line], body_size: float) -> None:
+    """A fill that holds no body text is a band behind a heading (or the book's title), not a
+    box: only lines clearly larger than the body, or one line that does not end like a
+    sentence. Its text is read as any other line (white on colour is text like any other)."""
+    fills: dict[tuple[int, int], list[Line]] = {}
+    for ln in body:
+        if ln.boxed >= 0:
+            fills.setdefault((ln.page, ln.boxed), []).append(ln)
+    for lines in fills.values():
+        larger = all(ln.size > body_size * 1.12 for ln in lines)
+        if larger or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
+            for ln in lines:
+                ln.boxed = -1
+
+
+def box_small_print(body: list[Line], body_size: float) -> None:
+    """Lines set smaller than the body, under a bold title line of their own size (or a bold
+    "Tip:" leading the first line), are a box even when no fill or frame holds them (an
+    example between two rules, a sidebar at the foot of the page, a note in the margin):
+    each such run, in reading order, is one box."""
+    run: list[Line] = []
+    boxes = 0
+
+    def close() -> None:
+        nonlocal boxes
+        titled = run and (run[0].bold or run[0].lead.endswith(":"))  # "Tip: ..." too
+        if len(run) >= 2 and titled and not all(ln.bold for ln in run):
+            boxes += 1
+            for ln in run:
+                ln.boxed = UNFRAMED + boxes
+        run.clear()
+
+    for ln in body:
+        small = ln.boxed < 0 and ln.size < body_size * 0.92
+        # A bold line (or a "Tip:") after the box's text is the next box's title (its own
+        # may wrap).
+        next_title = (ln.bold or ln.lead.endswith(":")) and any(not r.bold for r in run)
+        if not small or (run and (ln.page != run[-1].page or next_title)):
+            close()
+        if small:
+            run.append(ln)
+    close()
+
+
+def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
+    """Which lines are headings. Clearly larger than the body: a heading, unless it is one of
+    three or more such lines running on, or of two ending in a full stop (an introduction
+    set large is text; a heading is short). At about the body's size (small capitals too:
+    the capitals reach it), a heading only if set off whole, in bold or in a colour of its
+    own, standing apart (space above it, or first in its column, or under another heading)
+    and not ending like a sentence: rulebooks set section titles so, and a bold sentence
+    inside a paragraph does none of it. Never inside a box, where a bold line is the box's
+    title."""
+    above: Line | None = None
+    large: list[list[Line]] = []  # runs of consecutive lines set clearly larger, by size
+    for ln in body:
+        if ln.boxed >= 0:
+            above = ln
+            continue
+        if ln.size > body_size * 1.12:
+            ln.heading = True
+            last = large[-1][-1] if large else None
+            if (
+                last is not None and last is above and last.page == ln.page
+                and round(last.size, 1) == round(ln.size, 1)
+            ):  # fmt: skip
+                large[-1].append(ln)
+            else:
+                large.append([ln])
+        else:
+            marked = ln.bold or _distinct(ln.colour, body_colour)
+            apart = (
+                above is None or above.page != ln.page or above.col != ln.col or above.heading
+                or ln.top - above.bottom > 0.45 * ln.size
+            )  # fmt: skip
+            ln.heading = (
+                marked and apart and ln.cap_size >= body_size * 0.98
+                and not ln.text.endswith(SENTENCE_END) and not run_in_heading(ln, body_colour)
+            )  # fmt: skip
+        above = ln
+    for run in large:
+        if len(run) >= 3 or (len(run) == 2 and run[-1].text.endswith(".")):
+            for ln in run:
+                ln.heading = False
+
+
+def number_marks(body: list[Line]) -> list[Line]:
+    """The body without the headings' number marks (a chapter number in a circle beside its
+    heading, set apart on the same line): each is put in front of its heading's text, as the
+    book prints it ("5 Random Dungeons")."""
+    marks = [ln for ln in body if ln.heading and re.fullmatch(r"\d{1,3}", ln.text)]
+    dropped: set[int] = set()
+    for mark in marks:
+        beside = [
+            ln for ln in body
+            if ln.heading and ln is not mark and ln.page == mark.page and ln.x0 > mark.x1
+            and ln.x0 - mark.x1 < 3 * ln.size and ln.top < mark.bottom and mark.top < ln.bottom
+        ]  # fmt: skip
+        if beside:
+            heading = min(beside, key=lambda ln: ln.x0)
+            heading.text = f"{mark.text} {heading.text}"
+            dropped.add(id(mark))
+    return [ln for ln in body if id(ln) not in dropped]
+
+
+def _distinct(colour: int, body: int) -> bool:
+    """Whether a line's single colour stands out from the body's: a channel apart by more
+    than a quarter of its range (a rich black beside a plain one does not)."""
+    if colour < 0 or body < 0:
+        return False
+    return any(abs((colour >> s & 255) - (body >> s & 255)) > 64 for s in (0, 8, 16))
+
+
+def run_in_heading(ln: Line, body_colour: int) -> str | None:
+    """A heading run into its paragraph's first line ("Bless and Curse. A bless card..."):
+    a bold lead term in a colour of its own, ending in a full stop or colon. Its text stays
+    in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading."""
+    after = ln.text[len(ln.lead) :].strip()  # the paragraph's start (bold itself, maybe)
+    if ln.boxed >= 0 or not after or not ln.lead[:1].isupper() or not ln.lead.endswith((".", ":")):
+        return None
+    if not _distinct(ln.lead_colour, body_colour):
+        return None
+    return ln.lead.rstrip(".:").strip() or None
