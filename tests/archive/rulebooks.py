@@ -107,6 +107,7 @@ def make_large_book(folder: Path, pages: int = 300) -> tuple[Path, dict]:
                         block["key"] = f"{block['key']}-{part}"
                     if block["type"] == "heading":
                         block["text"] = f"{block['text']} {part}"
+                        block["level"] = min(block.get("level", 1), 2)  # style a sets two
                     else:
                         block["text"] = f"{block['text']} (Part {part}.)"
                     blocks.append(block)

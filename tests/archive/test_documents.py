@@ -12,7 +12,15 @@ import pytest
 from indexer.archive.load import load_archive
 from indexer.archive.sources.pdf import read_pdf
 from service.cli import cli
-from tests.archive.rulebooks import BOOKS, READ, TUNED, make_book, score
+from tests.archive.rulebooks import (
+    BOOKS,
+    READ,
+    TUNED,
+    book_names,
+    make_book,
+    make_large_book,
+    score,
+)
 from tests.conftest import REPO
 
 
@@ -191,3 +199,14 @@ def test_a_file_that_is_no_pdf_is_refused_in_one_line(runner, tmp_path, archive_
     fake.write_bytes(b"not a pdf at all")
     out = runner.invoke(cli, ["--archive", str(archive_copy), "import", str(fake), "--game", "FH"])
     assert out.exit_code == 1 and out.output.startswith("Error: rules.pdf: cannot read the PDF")
+
+
+def test_the_large_rulebook_of_the_bench_lays_out_every_book(tmp_path):
+    # The bench's 300-page input is every test book repeated: a book with a heading level
+    # its layout style does not set must still go in (one part is enough here).
+    pdf, truth = make_large_book(tmp_path, pages=1)
+    texts = [b["plain_text"] for b in truth["blocks"]]
+    assert pdf.exists() and len(texts) == len(set(texts))
+    assert {b["key"].rsplit("-", 1)[0] for b in truth["blocks"]} >= {
+        b["key"] for n in book_names() for b in make_book(n, tmp_path)[1]["blocks"]
+    }
