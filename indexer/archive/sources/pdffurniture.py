@@ -59,24 +59,26 @@ def _edge_lines(page: Page) -> list[Line]:
     return out
 
 
-def furniture(pages: list[Page]) -> set[int]:
-    """The running headers, footers and corner marks of the pages (by line id)."""
+def furniture(pages: list[Page], edges: list[list[Line]]) -> set[int]:
+    """The running headers, footers and corner marks of the pages (by line id); `edges`:
+    each page's `_edge_lines`."""
     least = max(2, len(pages) / 2)
     seen = Counter(k for page in pages for k in {_furniture_key(ln) for ln in page.lines})
     same_text = {k for k, count in seen.items() if count >= least}
-    edges = [ln for page in pages for ln in _edge_lines(page)]
-    heights = Counter(h for page in pages for h in {round(ln.top / 6) for ln in _edge_lines(page)})
+    heights = Counter(h for lines in edges for h in {round(ln.top / 6) for ln in lines})
     return {id(ln) for page in pages for ln in page.lines if _furniture_key(ln) in same_text} | {
-        id(ln) for ln in edges if heights[round(ln.top / 6)] >= least
+        id(ln) for lines in edges for ln in lines if heights[round(ln.top / 6)] >= least
     }
 
 
-def _tokens(page: Page, furnished: set[int], anywhere: bool = False) -> list[_Token]:
+def _tokens(
+    page: Page, furnished: set[int], edges: set[int], anywhere: bool = False
+) -> list[_Token]:
     """The numbers a page may print as its number: every number on its furniture (a number
     in the outer margin at one height is furniture too: digits aside, its text repeats) and
-    on the lines set apart at its top and bottom edges; with `anywhere`, also a line that is
-    only a number, wherever it stands (what a single page, with nothing to compare, has)."""
-    edges = {id(ln) for ln in _edge_lines(page)}
+    on the lines set apart at its top and bottom edges (`edges`, by line id); with `anywhere`,
+    also a line that is only a number, wherever it stands (what a single page, with nothing to
+    compare, has)."""
     out = []
     for ln in page.lines:
         numbers = NUMBER.findall(ln.text)
@@ -103,11 +105,13 @@ def printed_numbers(
     """Each page's printed number (by its place in the PDF) and the furniture (by line id),
     the lines that print the numbers among it. `labels`: the PDF's own page labels, used only
     when no page prints a number."""
-    furnished = furniture(pages)
+    edges = [_edge_lines(page) for page in pages]
+    furnished = furniture(pages, edges)
+    edge_ids = {id(ln) for lines in edges for ln in lines}
     # The body's numbers only when the furniture has none that count: a table of numbers in
     # the body may count up from page to page as well.
     for anywhere in (False, True):
-        tokens = [t for page in pages for t in _tokens(page, furnished, anywhere)]
+        tokens = [t for page in pages for t in _tokens(page, furnished, edge_ids, anywhere)]
         offset = _count(tokens, len(pages))
         if offset is not None:
             break

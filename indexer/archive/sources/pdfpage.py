@@ -302,10 +302,7 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     text: list[str] = []
     lead_end = None  # where the text of a bold lead term ends
     for before, ch in zip([None, *segment], segment):
-        space = before is not None and (
-            ch.x0 - before.x1 > tracking + 0.15 * ch.size or (ch.space_before and ch.x0 > before.x0)
-        )
-        if space and text and text[-1] != " ":
+        if before is not None and _word_space(before, ch, tracking) and text and text[-1] != " ":
             text.append(" ")
         # The lead term: the first letters in bold, in the first one's colour (a run-in
         # heading in colour may stand before a bold term in the body's colour).
@@ -346,7 +343,13 @@ def _first_word_width(segment: list[Char], tracking: float) -> float:
     """The width of a line's first word (to its first word space)."""
     end = segment[0]
     for before, ch in zip(segment, segment[1:]):
-        if ch.x0 - before.x1 > tracking + 0.15 * ch.size or ch.space_before:
+        if _word_space(before, ch, tracking):
             break
         end = ch
     return end.x1 - segment[0].x0
+
+
+def _word_space(before: Char, ch: Char, tracking: float) -> bool:
+    """Whether a word space parts two letters of a line: a gap clearly wider than the letters'
+    own (`tracking`), or a space the PDF sets between them (however narrow the gap)."""
+    return ch.x0 - before.x1 > tracking + 0.15 * ch.size or (ch.space_before and ch.x0 > before.x0)
