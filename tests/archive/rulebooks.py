@@ -63,6 +63,12 @@ TENTH = "tenth"
 #: 30 of 30 whole, 29 with the right section (a margin note's section is the text's beside
 #: it; the book's truth gives one note the section of a block further down the page).
 ELEVENTH = "eleventh"
+#: The book in style "k" (landscape pages, italic flavour text in quotation marks under each
+#: chapter heading, footnotes at a column's foot with superscript markers, a box split across a
+#: page under "(continued)", "continued overleaf" at the foot), made apart from the reader and
+#: measured once unseen, with the reader of the style j mending: 20 of 28 blocks whole, 14 with
+#: the right page and section, 14 extra blocks.
+TWELFTH = "twelfth"
 #: Every book the reader has been mended on.
 READ = (*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH)
 
@@ -157,6 +163,17 @@ def score(document: Document, truth: dict) -> dict:
         elif i is None and block.get("printed_lead"):
             # A term printed before its definition ("Window — ...") stays in its text.
             i = got.get(f"{block['printed_lead']} {block['plain_text']}")
+        if i is None and block.get("flavour") and block.get("printed_as"):
+            # Flavour text comes out as printed, in its quotation marks.
+            i = got.get(block["printed_as"])
+        if i is None and block.get("footnote_marker"):
+            # A paragraph's footnote marker is printed at its end (a superscript figure).
+            mark = block["footnote_marker"]
+            i = got.get(f"{block['plain_text']}{mark}", got.get(f"{block['plain_text']} {mark}"))
+        if i is None and block.get("placement") == "footnote" and block.get("marker"):
+            # A footnote is printed after its marker.
+            mark = block["marker"]
+            i = got.get(f"{mark} {block['plain_text']}", got.get(f"{mark}{block['plain_text']}"))
         found = document.blocks[i] if i is not None else None
         rows.append({
             "key": block["key"],

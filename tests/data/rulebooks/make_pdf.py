@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j]
-    python make_pdf.py --all OUTDIR                      # the eleven books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k]
+    python make_pdf.py --all OUTDIR                      # the twelve books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -168,6 +168,38 @@ records "printed_title" (its title in capitals, as the small capitals print it) 
 and corner) and foot ("page_footers": number, running header and their corner), the column widths
 with and without the tip column and the pages that carry tips ("tip_column").
 
+Style "k" (used only by twelfth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: LANDSCAPE pages of 250 x 176 mm;
+the book title (one or two lines) in a large coloured sans over a thick rule across the first page,
+then two wide equal unruled columns in a 9 mm gutter; a serif body (Times 10.4 pt) justified and
+hyphenated, paragraphs with a first-line indent and no gap (no indent right after a heading);
+KEYWORDS inside sentences (written `*like this*` in the book) printed bold in the style's colour;
+chapter headings in a large coloured sans, section headings in a smaller one, level-3 headings in a
+serif bold italic; a paragraph marked `flavour: true` (a chapter's opening) is printed as FLAVOUR
+TEXT: in grey italics, indented on both sides and inside curly quotation marks; boxes as wide as
+their column on a pale fill under a thick coloured rule, the title in a coloured sans and the text in
+a smaller sans, and a box that does not fit SPLITS across columns and pages, the rest going on at
+the top of the next column under its title followed by "(continued)"; a paragraph marked `place:
+footnote` is the FOOTNOTE of the paragraph before it, which ends in a superscript marker ("1", "2",
+... counted through the book): the footnote is set in small type, led by its marker, under a short
+rule at the foot of the column where that paragraph ends, the column being shortened (the book is
+laid out again until every footnote sits under the column where its paragraph ends; a column foot
+once kept free for a footnote stays free, so a column may end a little short); on top of every
+page, drawn before the text over a thin rule across the page, the page number in the top INNER
+corner (left on odd, right-hand pages) and the running header in the outer one (no running header on
+the first page); at the foot, drawn after the text, the chapter in effect at the top of the page
+centred in italics and, under the second column of a page whose last block runs on to the next
+page, the note "continued overleaf". In the truth a keyword-bearing block lists its "keywords" (as
+written; "text" and "plain_text" are without the asterisks); a flavour paragraph has "flavour":
+true and "printed_as" (its text inside the quotation marks); a paragraph with a footnote records
+its "footnote_marker" (not part of "plain_text"); a footnote is a "paragraph" block with "column":
+0, "placement": "footnote", "marker", "anchor" (the key of its paragraph) and "foot_of_column" (1
+or 2); a box that split adds "printed_continued_title". The truth JSON lists every page's header
+("page_headers": number and its corner, running header and its corner), every page's foot
+("page_footers": the chapter, its position and the "continued_note" or null), the footnotes
+("footnotes": key, marker, anchor, page and column), the page size and orientation and the column
+width.
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -220,6 +252,7 @@ BOOKS = (
     "sealed.yaml",
     "tenth.yaml",
     "eleventh.yaml",
+    "twelfth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -426,6 +459,23 @@ STYLES = {
                box_border_width=1.2, header_layout="outer-chapter-inner-foot", h1_space_before=16,
                h2_space_before=11, indent_after_heading=False, box_title_size=9.2,
                box_padding=(8, 8, 6, 7), page_size=(176 * mm, 250 * mm)),
+    # LANDSCAPE pages of 250 x 176 mm, two wide equal columns in a 9 mm unruled gutter; a serif body
+    # (Times 10.4 pt) justified and hyphenated, paragraphs indented without a gap (none after a
+    # heading), KEYWORDS inside sentences in the style's colour and bold; chapters opened by a
+    # quoted italic flavour text; boxes on a pale fill under a thick top rule that SPLIT across
+    # columns and pages (the rest under the title "... (continued)"); FOOTNOTES with a superscript
+    # marker set at the foot of the column where their paragraph ends; on top over a thin rule the
+    # page number in the INNER corner and the running header in the outer one, at the foot the
+    # chapter centred and "continued overleaf" under the second column of a page whose last block
+    # runs on.
+    "k": Style("k", 15 * mm, 15 * mm, 20 * mm, 17 * mm, 9 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10.4, 13.4, 16, 11.5, 0, 11, "top", "inner",
+               colors.Color(0.95, 0.94, 0.9), colors.Color(0.48, 0.22, 0.08), 21,
+               h2_font="Helvetica-Bold", h2_color=colors.Color(0.48, 0.22, 0.08),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.48, 0.22, 0.08),
+               box_border_width=2.2, header_layout="top-inner-number-landscape", h1_space_before=14,
+               h2_space_before=9, indent_after_heading=False, box_title_size=9,
+               box_padding=(8, 8, 6, 7), page_size=(250 * mm, 176 * mm)),
 }
 # fmt: on
 
@@ -2586,6 +2636,392 @@ def build_pdf_j(book: dict, out_pdf_path, style: str = "j") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "k"
+KEYWORD_RE = re.compile(r"\*([^*]+)\*")  # style "k": a *keyword* in a book's text
+NOTE_GAP = 5 * mm  # style "k": room between a column's text and the footnotes at its foot
+GREY_K = colors.Color(0.33, 0.31, 0.29)
+
+
+def col_width_k(st: Style) -> float:
+    """Width of each of the two equal columns of style "k"."""
+    return (st.page_size[0] - st.left - st.right - st.gutter) / 2
+
+
+def keyword_markup(text: str, st: Style) -> str:
+    """markup() of a style "k" text with its *keywords* bold in the style's colour."""
+    font = f'<font name="{st.bold_font}" color="{_hex(st.box_border)}">'
+    return KEYWORD_RE.sub(lambda m: f"{font}{m.group(1)}</font>", markup(text, st))
+
+
+class SplitBox(Flowable):
+    """Style "k": a box as wide as its column on a pale fill under a thick coloured rule. Unlike
+    the other styles' boxes it splits across columns and pages: the rest goes on in the next
+    column under the title "... (continued)"; every part keeps the box's key."""
+
+    def __init__(self, block, st: Style, sty, text: Paragraph | None = None, part: int = 0):
+        super().__init__()
+        self.block, self.st, self.sty = block, st, sty
+        self.gt_key, self.gt_part = block["key"], part
+        title = block["title"] + (" (continued)" if part else "")
+        self.title = Paragraph(escape(title), sty["boxtitle"])
+        self.text = text or Paragraph(keyword_markup(block["text"], st), sty["box"])
+
+    def wrap(self, availWidth, availHeight):
+        lp, rp, tp, bp = self.st.box_padding
+        inner = availWidth - lp - rp
+        self._th = self.title.wrap(inner, availHeight)[1]
+        self._bh = self.text.wrap(inner, availHeight)[1]
+        self.width = availWidth
+        self.height = tp + self._th + self.sty["boxtitle"].spaceAfter + self._bh + bp
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        lp, rp, tp, bp = self.st.box_padding
+        self.wrap(availWidth, availHeight)
+        room = availHeight - tp - bp - self._th - self.sty["boxtitle"].spaceAfter
+        if room < 2 * self.sty["box"].leading:
+            return []  # not even two lines: the whole box moves on
+        parts = self.text.split(availWidth - lp - rp, room)
+        if len(parts) < 2:
+            return []
+        return [SplitBox(self.block, self.st, self.sty, parts[0], self.gt_part),
+                SplitBox(self.block, self.st, self.sty, parts[1], self.gt_part + 1)]  # fmt: skip
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        lp, _, tp, _ = st.box_padding
+        canv.saveState()
+        canv.setFillColor(st.box_fill)
+        canv.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(st.box_border_width)
+        canv.line(0, self.height, self.width, self.height)
+        canv.restoreState()
+        y = self.height - tp - self._th
+        self.title.drawOn(canv, lp, y)
+        self.text.drawOn(canv, lp, y - self.sty["boxtitle"].spaceAfter - self._bh)
+
+
+def _styles_k(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sty.update(
+        h1=h1_style("h1_k", st, 1.15, 5),
+        h3=ParagraphStyle("h3_k", fontName="Times-BoldItalic", fontSize=st.size + 0.6,
+                          leading=st.leading, spaceBefore=6, spaceAfter=2, keepWithNext=1),
+        flavour=ParagraphStyle("flavour_k", fontName="Times-Italic", fontSize=10.4, leading=13,
+                               leftIndent=12, rightIndent=12, spaceAfter=7, textColor=GREY_K,
+                               embeddedHyphenation=1, uriWasteReduce=0, keepWithNext=1),
+        box=box_text_style("box_k", sty["body"], 9.2, 11.8, fontName="Helvetica"),
+        note=ParagraphStyle("note_k", fontName="Times-Roman", fontSize=7.8, leading=9.5,
+                            textColor=GREY_K, spaceAfter=2),
+        title=title_style("title_k", st.head_font, st, 1.08, textColor=st.box_border),
+    )  # fmt: skip
+    sty["boxtitle"].leading = st.box_title_size + 2.5
+    return sty
+
+
+def footnote_marks(blocks: list[dict]) -> dict[str, str]:
+    """Style "k": the marker ("1", "2", ...) of every footnote (a paragraph marked `place:
+    footnote`), under its own key and under the key of the paragraph before it."""
+    marks: dict[str, str] = {}
+    for prev, block in zip(blocks, blocks[1:]):
+        if block.get("place") != "footnote":
+            continue
+        if block["type"] != "paragraph" or prev.get("type") != "paragraph" or prev.get("place"):
+            raise ValueError("style k: a footnote is a paragraph after an ordinary paragraph")
+        marks[block["key"]] = marks[prev["key"]] = str(len(marks) // 2 + 1)
+    if blocks and blocks[0].get("place") == "footnote":
+        raise ValueError("style k: a footnote must follow a paragraph")
+    return marks
+
+
+def _story_k(book: dict, st: Style, sty) -> tuple[list, list, list, list]:
+    """The flowables of a style "k" book: (story, truth blocks, headings, footnotes); a footnote is
+    not in the story but noted with its marker and the key of the paragraph before it (which ends
+    in the superscript marker)."""
+    story, truth_blocks, headings, notes = [], [], [], []
+    path: list[str] = []
+    blocks = book["blocks"]
+    marks = footnote_marks(blocks)
+    after_heading = False
+    for block in blocks:
+        kind, key = block["type"], block.get("key")
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            h = KeyedParagraph(escape(block["text"]), sty[f"h{lvl}"])
+            h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+            story.append(h)
+            after_heading = True
+            continue
+        words = KEYWORD_RE.findall(block["text"])
+        row = truth_row(dict(block, text=KEYWORD_RE.sub(r"\1", block["text"])), path)
+        if words:
+            row["keywords"] = words
+        truth_blocks.append(row)
+        if block.get("place") == "footnote":
+            notes.append(dict(block, anchor=truth_blocks[-2]["key"], marker=marks[key]))
+            row.update(placement="footnote", marker=marks[key], anchor=truth_blocks[-2]["key"])
+            continue
+        if kind == "box":
+            story += [Spacer(1, 3), SplitBox(block, st, sty), Spacer(1, 8)]
+            after_heading = False
+            continue
+        if kind != "paragraph":
+            raise ValueError(f"unknown block type {kind!r}")
+        text = keyword_markup(block["text"], st)
+        if key in marks:
+            text += f'<super><font color="{_hex(st.box_border)}">{marks[key]}</font></super>'
+            row["footnote_marker"] = marks[key]
+        if block.get("flavour"):
+            row.update(flavour=True, printed_as=f"\u201c{row['plain_text']}\u201d")
+            p = KeyedParagraph(f"\u201c{text}\u201d", sty["flavour"])
+        else:
+            p = KeyedParagraph(text, sty["body_first" if after_heading else "body"])
+            after_heading = False
+        p.gt_key = key
+        story.append(p)
+    return story, truth_blocks, headings, notes
+
+
+def note_paras(blocks: list[dict], st: Style, sty) -> list[Paragraph]:
+    """Style "k": the footnotes given, each led by its superscript marker, in small type."""
+    return [
+        Paragraph(f"<super>{b['marker']}</super>\u2002{keyword_markup(b['text'], st)}", sty["note"])
+        for b in blocks
+    ]
+
+
+def notes_height(paras: list[Paragraph], width: float, sty) -> float:
+    """Style "k": the height the footnotes take at a column's foot, the gap above them included."""
+    h = sum(p.wrap(width, 1000)[1] + sty["note"].spaceAfter for p in paras)
+    return h + NOTE_GAP if paras else 0
+
+
+class LandscapeDoc(TabDoc):
+    """Style "k": landscape pages, the title on the first page, two columns (shortened where
+    footnotes sit at their foot), on top the page number in the INNER corner and the running header
+    in the outer one, at the foot the chapter centred and "continued overleaf" on pages whose last
+    block runs on."""
+
+    def __init__(self, filename, book, st: Style, notes=None, lifts=None, continued=(), sty=None,
+                 **kw):  # fmt: skip
+        """`notes`: (PDF page, column) -> the footnotes at that column's foot; `lifts`: (PDF page,
+        column) -> the height kept free at that column's foot (at least its footnotes' height);
+        `continued`: the PDF pages whose last block goes on to the next page."""
+        self._setup(filename, book, st, **kw)
+        self.notes, self.continued, self.sty = notes or {}, set(continued), sty
+        self.lifts = lifts or {}
+        self.notes_drawn: dict[str, tuple[int, int]] = {}
+        self.colw = col_width_k(st)
+        title = Paragraph(escape(book["title"]), sty["title"])  # one or two lines high
+        self.title_h = title.wrap(st.page_size[0] - st.left - st.right, 1000)[1] + 8 * mm
+        hooks = {"onPage": self.draw_head_k, "onPageEnd": self.draw_foot_k}
+        pages = sorted({pg for pg, _ in self.lifts if pg > 1})
+        self.addPageTemplates(
+            [PageTemplate("first", self.frames_k(1, self.title_h), **hooks),
+             PageTemplate("plain", self.frames_k(0), **hooks)]
+            + [PageTemplate(f"notes-{pg}", self.frames_k(pg), **hooks) for pg in pages]
+        )  # fmt: skip
+
+    def note_paras(self, page: int, col: int) -> list[Paragraph]:
+        return note_paras(self.notes.get((page, col), []), self.st, self.sty)
+
+    def frames_k(self, page: int, title_h: float = 0) -> list[Frame]:
+        """Frames of PDF page `page` (0: a page without footnotes): the title frame, then two
+        columns, each raised above the footnotes at its foot."""
+        st = self.st
+        W, H = st.page_size
+        top = H - st.top - title_h
+        frames = [title_frame(st.left, top, W - st.left - st.right, title_h)] if title_h else []
+        for col in (1, 2):
+            lift = self.lifts.get((page, col), 0)
+            x = st.left + (col - 1) * (self.colw + st.gutter)
+            frames.append(Frame(x, st.bottom + lift, self.colw, top - st.bottom - lift,
+                                id=f"col{col}", **PAD0))  # fmt: skip
+        return frames
+
+    def cycle(self, pages: int) -> list[str]:
+        """Template names for PDF pages 2..`pages` (footnotes where asked), then plain pages."""
+        with_notes = {pg for pg, _ in self.lifts}
+        names = [f"notes-{pg}" if pg in with_notes else "plain" for pg in range(2, pages + 1)]
+        return names + ["*", "plain"]
+
+    def draw_head_k(self, canv, doc):
+        """Before the page's text: over a thin rule across the page, the page number in the top
+        INNER corner (left on odd, right-hand pages) and the running header in the outer one (not
+        on the first page, which has a thick rule under the book title instead)."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num = self.printed(page)
+        odd = num % 2 == 1
+        head = self.book["running_header"] if page > 1 else None
+        self.page_headers.append(
+            dict(
+                page=num,
+                pdf_page_index=page - 1,
+                number=str(num),
+                number_corner="left" if odd else "right",
+                text=head,
+                text_corner=("right" if odd else "left") if head else None,
+            )
+        )
+        y = H - st.top + 7 * mm
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.4)
+        canv.line(st.left, y - 3, W - st.right, y - 3)
+        if page == 1:
+            canv.setLineWidth(1.8)
+            canv.line(
+                st.left,
+                H - st.top - self.title_h + 4 * mm,
+                W - st.right,
+                H - st.top - self.title_h + 4 * mm,
+            )
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 9.5)
+        (canv.drawString if odd else canv.drawRightString)(
+            st.left if odd else W - st.right, y, str(num)
+        )
+        if head:
+            canv.setFillColor(GREY_K)
+            canv.setFont("Helvetica", 7.8)
+            (canv.drawRightString if odd else canv.drawString)(
+                W - st.right if odd else st.left, y, head
+            )
+        canv.restoreState()  # fmt: skip
+
+    def draw_foot_k(self, canv, doc):
+        """After the page's text: the footnotes at the foot of their columns under a short rule,
+        the chapter in effect at the page's top centred at the foot, and "continued overleaf" under
+        the second column when the page's last block goes on to the next page."""
+        st, page = self.st, doc.page
+        W = st.page_size[0]
+        chapter = self.chapter_at(page) or None
+        note = "continued overleaf" if page in self.continued else None
+        self.page_footers.append(
+            dict(
+                page=self.printed(page),
+                pdf_page_index=page - 1,
+                text=chapter,
+                position="centre",
+                continued_note=note,
+            )
+        )
+        for col in (1, 2):
+            self.draw_notes(canv, page, col)
+        canv.saveState()
+        canv.setFont("Times-Italic", 8.4)
+        canv.setFillColor(GREY_K)
+        if chapter:
+            canv.drawCentredString(W / 2, st.bottom - 10 * mm, chapter)
+        if note:
+            canv.setFillColor(st.box_border)
+            canv.drawRightString(W - st.right, st.bottom - 4.5 * mm, note)
+        canv.restoreState()  # fmt: skip
+
+    def draw_notes(self, canv, page: int, col: int) -> None:
+        paras = self.note_paras(page, col)
+        if not paras:
+            return
+        st = self.st
+        x = st.left + (col - 1) * (self.colw + st.gutter)
+        y = st.bottom + notes_height(paras, self.colw, self.sty) - NOTE_GAP
+        canv.saveState()
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.5)
+        canv.line(x, y + 2.2 * mm, x + 28 * mm, y + 2.2 * mm)
+        canv.restoreState()
+        for block, p in zip(self.notes[(page, col)], paras):
+            _, h = p.wrap(self.colw, 1000)
+            y -= h
+            p.drawOn(canv, x, y)
+            y -= self.sty["note"].spaceAfter
+            self.notes_drawn[block["key"]] = (page, col)
+
+
+def _layout_k(book: dict, st: Style, sty, out, notes: dict, lifts: dict, continued=()):
+    """One layout of a style "k" book into `out` (a file name or a binary file), the footnotes at
+    the foot of the (PDF page, column) given, the columns' feet kept free as `lifts` says,
+    "continued overleaf" on the pages given."""
+    story, truth_blocks, headings, _ = _story_k(book, st, sty)
+    doc = LandscapeDoc(out, book, st, notes=notes, lifts=lifts, continued=continued, sty=sty)
+    pages = max([len(story) // 4 + 4] + [pg for pg, _ in lifts])
+    doc.build([Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate(doc.cycle(pages)),
+               FrameBreak()] + story)  # fmt: skip
+    return doc, truth_blocks, headings
+
+
+def runs_on(doc) -> list[int]:
+    """The PDF pages whose last placed block (or part of one) goes on to the next page."""
+    out = []
+    for page in range(1, doc.page):
+        keys = [key for key, _, pg, _ in doc.placed if pg == page]
+        if keys and any(k == keys[-1] and pg == page + 1 for k, _, pg, _ in doc.placed):
+            out.append(page)
+    return out
+
+
+def build_pdf_k(book: dict, out_pdf_path, style: str = "k") -> dict:
+    """Style "k" (see STYLES): laid out until every footnote sits at the foot of the column where
+    the paragraph before it ends (that column is shortened, which may move the paragraph on; a foot
+    once kept free stays free, so the layouts settle), then once more with "continued overleaf" on
+    the pages whose last block runs on."""
+    st = STYLES[style]
+    sty = _styles_k(st)
+    out = Path(out_pdf_path)
+    *_, notes = _story_k(book, st, sty)
+
+    def where_of(doc) -> dict[tuple[int, int], list]:
+        last: dict[str, tuple[int, int]] = {}
+        for key, _, pg, frame in doc.placed:
+            last[key] = max((pg, frame_column(frame)), last.get(key, (0, 0)))
+        found: dict[tuple[int, int], list] = {}
+        for note in notes:
+            found.setdefault(last[note["anchor"]], []).append(note)
+        return found
+
+    where: dict[tuple[int, int], list] = {}
+    lifts: dict[tuple[int, int], float] = {}
+    for _ in range(8):
+        doc, _, _ = _layout_k(book, st, sty, io.BytesIO(), where, lifts)
+        found = where_of(doc)
+        grown = dict(lifts)  # a foot once kept free stays free, so the layout settles
+        for spot, blocks in found.items():
+            height = notes_height(note_paras(blocks, st, sty), col_width_k(st), sty)
+            grown[spot] = max(height, lifts.get(spot, 0))
+        if found == where and grown == lifts:
+            break
+        where, lifts = found, grown
+    else:
+        raise RuntimeError("style k: the footnotes do not settle in a column")
+    continued = runs_on(doc)
+    doc, truth_blocks, headings = _layout_k(book, st, sty, str(out), where, lifts, continued)
+    if where_of(doc) != where or runs_on(doc) != continued or len(doc.notes_drawn) != len(notes):
+        raise RuntimeError("style k: a footnote or a note moved in the last layout")
+    for b in truth_blocks:
+        if b.get("placement") == "footnote":
+            page, col = doc.notes_drawn[b["key"]]
+            b.update(page=doc.printed(page), pdf_page_index=page - 1, column=0,
+                     foot_of_column=col, continues=[], split=None)  # fmt: skip
+    place_truth(doc, headings, truth_blocks)
+    for b in truth_blocks:
+        if b["kind"] == "box" and b["continues"]:
+            b["printed_continued_title"] = f"{b['title']} (continued)"
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="250x176mm",
+        orientation="landscape",
+        column_width_pt=round(col_width_k(st), 2),
+        footnotes=[{k: b[k] for k in ("key", "marker", "anchor", "page", "pdf_page_index",
+                                      "foot_of_column")}
+                   for b in truth_blocks if b.get("placement") == "footnote"],
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -2600,6 +3036,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_i(book, out_pdf_path, style)
     if st.header_layout == "outer-chapter-inner-foot":
         return build_pdf_j(book, out_pdf_path, style)
+    if st.header_layout == "top-inner-number-landscape":
+        return build_pdf_k(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
