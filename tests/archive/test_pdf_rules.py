@@ -17,7 +17,8 @@ def _chars(text: str, x: float, baseline: float, size: float = 9.0, **style) -> 
         if c != " ":
             out.append(
                 Char(c, x, x + step, baseline - 0.75 * size, baseline + 0.2 * size,
-                     "Bold" if style.get("bold") else "Regular", size, baseline=baseline,
+                     style.get("font") or ("Bold" if style.get("bold") else "Regular"), size,
+                     baseline=baseline,
                      bold=bool(style.get("bold")), colour=style.get("colour", 0))
             )  # fmt: skip
         x += step
@@ -387,3 +388,104 @@ def test_margin_notes_are_boxes_read_after_the_text_they_stand_beside():
         ("box", "Tip:"),
     ]
     assert blocks[1].text.startswith("Tear slowly, from one corner of the window, line 0")
+
+
+def test_a_footnote_mark_stays_out_of_the_text_and_its_note_takes_the_section_it_marks():
+    # A raised "1" after a sentence (and a raised "nd" after a 2, a word's part); the note in
+    # small print at the foot of the left column, led by its raised mark; the paragraph over
+    # it runs on into the right column.
+    line = "A first paragraph ends on the 2".ljust(50, "a")
+    chars = _chars("The Book", 40, 20, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _chars("Marked", 40, 60, bold=True)
+    chars += _chars(line, 40, 76) + _chars("nd", 265, 72, 6)
+    chars += _chars("line with a note.", 40, 88) + _chars("1", 116.5, 84, 6)
+    chars += _chars("Beside", 40, 110, bold=True)
+    chars += _column(
+        40, 126, [f"the second paragraph, its line {i:02d} ".ljust(50, "b") for i in range(20)]
+    )
+    chars += _chars("1", 40, 372, 5) + _chars("The note, set small at the foot.", 44, 375, 7)
+    right = [f"and it goes on in the right column {i:02d} ".ljust(50, "c") for i in range(12)]
+    chars += _column(320, 60, [*right, "to its end."])
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[:20]) for b in blocks] == [
+        ("Chapter > Marked", "A first paragraph en"),
+        ("Chapter > Marked", "The note, set small "),
+        ("Chapter > Beside", "the second paragraph"),
+    ]
+    assert blocks[0].text == f"{line}nd line with a note."
+    assert blocks[1].text == "The note, set small at the foot."
+    assert blocks[2].text.endswith(f"{right[-1]} to its end.")
+
+
+def test_a_quotation_set_in_under_a_heading_in_a_face_of_its_own_is_one_paragraph():
+    grey = 0x605850
+    quote = ["\u201cThe old handler swears the foxes came", "to him of their own accord, and nobody",
+             "argues, because the foxes bite.\u201d"]  # fmt: skip
+    chars = _chars("The Book", 40, 30, 22) + _chars("Pets and Stables", 40, 60, 16)
+    for i, text in enumerate(quote):
+        chars += _chars(text, 60, 80 + 12 * i, font="Italic", colour=grey)
+    chars += _column(40, 124, ["Once the party has built the Stables, it may keep pets."] * 3)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[:25]) for b in blocks] == [
+        ("Pets and Stables", quote[0][:25]),
+        ("Pets and Stables", "Once the party has built "),
+    ]
+    assert blocks[0].text == " ".join(quote)
+
+
+def test_a_box_titled_continued_goes_on_the_box_of_that_title_before_it():
+    # The box ends the first page's right column and goes on at the top of the second's left
+    # column under its title and "(continued)"; a body paragraph fills the rest.
+    body = [f"body text of the page, its line {i:02d} ".ljust(50, "d") for i in range(24)]
+    first = _column(40, 60, body) + _column(320, 60, body[:14])
+    first += _chars("Example: A Fox", 330, 240, 7, bold=True)
+    first += _chars("The party meets a fox and is attack-", 330, 250, 7)
+    second = _chars("Example: A Fox (continued)", 50, 60, 7, bold=True)
+    second += _chars("ing her when the round ends.", 50, 70, 7)
+    second += _column(40, 100, body[:10]) + _column(320, 60, body)
+    pages = []
+    for number, (chars, rect) in enumerate(
+        [(first, (325.0, 230.0, 590.0, 262.0)), (second, (45.0, 50.0, 310.0, 80.0))]
+    ):
+        lines, gutters = lines_of(number, WIDTH, chars)
+        pages.append(Page(WIDTH, HEIGHT, lines, [rect], number, gutters))
+    _, blocks = layout(pages)
+    boxes = [(b.title, b.text) for b in blocks if b.kind == "box"]
+    assert boxes == [
+        ("Example: A Fox", "The party meets a fox and is attacking her when the round ends.")
+    ]
+
+
+def test_a_text_column_that_holds_a_box_of_small_print_is_read_before_the_next():
+    # More of the left column is a small-print box than body text: it is still a column of
+    # the text, as wide as the right one, not a margin of notes read last.
+    left = _chars("Example: Reading One Card", 40, 60, 7, bold=True)
+    left += [
+        c
+        for i in range(16)
+        for c in _chars(f"small print {i:02d} ".ljust(70, "e"), 40, 70 + 9 * i, 7)
+    ]
+    left += _column(40, 230, [f"left body line {i} ".ljust(50, "f") for i in range(6)])
+    right = _column(320, 60, [f"right body line {i:02d} ".ljust(50, "g") for i in range(22)])
+    page = _page(0, left + right)
+    order = [ln.text.split()[0] for ln in reading_order(page.lines)]
+    assert order.index("right") > order.index("left")
+
+
+def test_a_footer_naming_each_page_s_chapter_is_left_out_under_a_continued_note_too():
+    # The foot names the chapter in effect (another text on each page) at one height; two
+    # pages also print "continued overleaf" just above it, so the foot is not the only line
+    # set apart there.
+    pages = []
+    for i, chapter in enumerate(["Monsters", "Shields", "Summons"]):
+        chars = _chars(f"Guide {10 + i}", 40, 30, 7)
+        chars += _column(
+            40, 80, [f"body {'abc'[i]} line {j:02d} ".ljust(50, "h") for j in range(40)]
+        )
+        if i < 2:
+            chars += _chars("continued overleaf", 200, 591, 7)
+        chars += _chars(chapter, 120, 600, 7)
+        pages.append(_page(i, chars))
+    _, blocks = layout(pages)
+    text = " ".join(b.text for b in blocks)
+    assert not any(word in text for word in ("Monsters", "Shields", "Summons", "overleaf"))

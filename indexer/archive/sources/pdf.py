@@ -17,7 +17,11 @@ line with the rest of the book rather than with one book's measures:
     interrupts read on after it;
   * boxes: lines inside a fill are one record (its first bold line its title), unless the fill
     holds no body text (a band behind a heading or the book's title: its text is the heading);
-    so is a run of lines set smaller than the body under a bold title, framed or not;
+    so is a run of lines set smaller than the body under a bold title, framed or not; a box
+    titled "... (continued)" goes on the box of that title before it;
+  * footnotes: small print at a column's foot led by a raised mark is a record of the section
+    of the line that carries the mark (the marks are no words of either), and the text it
+    interrupts reads on past it;
   * headings: against the body text (the commonest size and colour): clearly larger, or, at
     about its size, a line set off whole in bold or colour that stands apart (space above, or
     first in its column) and does not end like a sentence; sizes rank the levels, the largest,
@@ -27,7 +31,8 @@ line with the rest of the book rather than with one book's measures:
   * a paragraph starts after a vertical gap, an indented first line (a drop capital's lines
     are not), a line that ended short of its column's edge (in a ragged-right column: short
     enough for the next line's first word to have fit), or a bold lead term ("POISON.");
-    otherwise it runs on, across column and page breaks; a list item ("• ...", or a numbered
+    otherwise it runs on, across column and page breaks, and so do the lines of a passage set
+    in from the edge in a face of its own (a quotation in italics); a list item ("• ...", or a numbered
     step, "2." or "b)", after a sentence's end) is a block of its own, without its bullet, its
     lines set where its text starts; so are a definition's lines under its bold term.
 """
@@ -48,6 +53,8 @@ from indexer.archive.sources.pdffurniture import printed_numbers
 from indexer.archive.sources.pdfmarks import (
     SENTENCE_END,
     box_small_print,
+    distinct_colour,
+    mark_footnotes,
     mark_headings,
     number_marks,
     run_in_heading,
@@ -56,6 +63,12 @@ from indexer.archive.sources.pdfmarks import (
 from indexer.archive.sources.pdfpage import OBJECT, Line, Page, read_page
 from indexer.errors import InvalidRequest
 
+# A box's title repeated over its rest on the next column or page.
+CONTINUED = re.compile(
+    r"(.+?)\s*[(\[]?(?:continued|cont(?:'?d)?\.?|fortsetzung|forts\.|suite|continua|"
+    r"continuación|vervolg|fortsat)[)\]]?",
+    re.I,
+)
 Part = tuple[Block, list[str], tuple[int, int] | None]  # a block, its lines, its box
 
 
@@ -120,13 +133,21 @@ def reading_order(lines: list[Line]) -> list[Line]:
         ):
             ln.col = -1
     full = sorted(ln.top for ln in lines if ln.col < 0)
-    # A column of small print beside the text (margin notes) is read after the text's columns.
+    # A slim column of small print beside the text (margin notes) is read after the text's
+    # columns (a text column that holds a box of small print is as wide as the others).
     sizes = [ln.size for ln in lines]
+    columns: dict[int, list[Line]] = {}
+    for ln in lines:
+        if ln.col >= 0:
+            columns.setdefault(ln.col, []).append(ln)
+    widths = {
+        col: max(ln.x1 for ln in mine) - min(ln.x0 for ln in mine) for col, mine in columns.items()
+    }
     if sizes:
         page_size = statistics.median(sizes)
-        for col in {ln.col for ln in lines if ln.col >= 0}:
-            mine = [ln for ln in lines if ln.col == col]
-            if statistics.median(ln.size for ln in mine) < 0.92 * page_size:
+        for col, mine in columns.items():
+            slim = widths[col] < 0.6 * max(widths.values())
+            if slim and statistics.median(ln.size for ln in mine) < 0.92 * page_size:
                 for ln in mine:
                     ln.margin = True
     return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.top))
@@ -157,8 +178,14 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
         for _ in ln.text
     )  # fmt: skip
     body_colour = colours.most_common(1)[0][0] if colours else -1
+    fonts = Counter(ln.font for ln in body if round(ln.size, 1) == body_size for _ in ln.text)
+    for ln in body:
+        ln.face_apart = ln.font != fonts.most_common(1)[0][0] or distinct_colour(
+            ln.colour, body_colour
+        )
     unbox_bands(body, body_size)
     box_small_print(body, body_size)
+    mark_footnotes(body, body_size)
     mark_headings(body, body_size, body_colour)
     body = number_marks(body)
     # Levels rank by the largest letter (a heading in small capitals by its capitals).
@@ -186,7 +213,8 @@ def _blocks(
     prev: Line | None = None
     hang: float | None = None  # where the text of the list item being read starts, in its column
     beside: list[tuple[int, int, float, str]] = []  # the text's lines: page, column, top, section
-    main: tuple[Part, Line] | None = None  # the text's last block, read on past margin notes
+    main: tuple[Part, Line] | None = None  # the text's last block, read on past notes
+    anchors: dict[tuple[int, str], str] = {}  # a footnote mark on a page: its line's section
     for ln in body:
         size = round(ln.cap_size, 1)
         if size == title_size and ln.heading:
@@ -210,14 +238,11 @@ def _blocks(
         run_in = run_in_heading(ln, body_colour)
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
-        section = SECTION_SEPARATOR.join(t for _, t in path)
-        if ln.margin:  # a margin note is of the section of the text beside it
-            near = [b for b in beside if b[0] == ln.page and b[2] <= ln.top + ln.size]
-            section = min(near, key=lambda b: (b[1], -b[2]))[3] if near else section
-        else:
-            beside.append((ln.page, ln.col, ln.top, section))
-        if main is not None and not ln.margin and prev is not None and prev.margin:
-            # Past margin notes, the text's last block may go on (across a page break).
+        section = _section_of(ln, SECTION_SEPARATOR.join(t for _, t in path), beside, anchors)
+        aside = ln.margin or ln.footnote
+        if main is not None and not aside and prev is not None and (prev.margin or prev.footnote):
+            # Past margin notes and footnotes, the text's last block may go on (across a page
+            # break).
             if not _starts_block(ln, main[1], [main[0]], edges, hang, False):
                 parts.remove(main[0])
                 parts.append(main[0])  # read on after the notes
@@ -231,7 +256,8 @@ def _blocks(
         )
         if _hangs_under_term(ln, prev, parts) and hang is None:
             hang = ln.x0 - edges[(ln.page, ln.col)][0]
-        if _starts_block(ln, prev, parts, edges, hang, item) or (run_in and ln.boxed < 0):
+        opens = (run_in and ln.boxed < 0) or (ln.footnote and bool(ln.note))
+        if _starts_block(ln, prev, parts, edges, hang, item) or opens:
             hang = ln.hang - edges[(ln.page, ln.col)][0] if item else None
             if _open_block(ln, parts, printed.get(ln.page) or None, section):
                 prev = ln
@@ -244,17 +270,44 @@ def _blocks(
         parts[-1][1].append(ln.text[2:] if ln.bullet else ln.text)
         parts[-1][0].icons += len(ln.icons)
         prev = ln
-        if parts[-1][2] is None:
+        if parts[-1][2] is None and not ln.footnote:
             main = (parts[-1], ln)
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
     _join_texts([(b, lines) for b, lines, _ in parts if b.kind != "heading"])
     return title, [b for b in blocks if b.text]
 
 
+def _section_of(
+    ln: Line,
+    section: str,
+    beside: list[tuple[int, int, float, str]],
+    anchors: dict[tuple[int, str], str],
+) -> str:
+    """The section of a line (`section`: the heading path in effect): a margin note's is the
+    text's beside it, a footnote's that of the line carrying its mark (a footnote's later
+    lines: its first line's). A line of the text is noted in `beside` and its marks in
+    `anchors`."""
+    if ln.margin:
+        near = [b for b in beside if b[0] == ln.page and b[2] <= ln.top + ln.size]
+        return min(near, key=lambda b: (b[1], -b[2]))[3] if near else section
+    if ln.footnote:
+        anchors.setdefault((ln.page, ""), section)
+        if ln.note:
+            anchors[(ln.page, "")] = anchors.get((ln.page, ln.note), section)
+        return anchors[(ln.page, "")]
+    beside.append((ln.page, ln.col, ln.top, section))
+    anchors.update(((ln.page, mark), section) for mark in ln.marks)
+    return section
+
+
 def _open_block(ln: Line, parts: list[Part], page: str | None, section: str) -> bool:
     """A new block from `ln` onto `parts`; True when `ln` was its title (a box's bold title
     line, or a title leading its first line, "Tip: ..."), its text then taken already."""
     box = (ln.page, ln.boxed) if ln.boxed >= 0 else None
+    if box and ln.bold and (go_on := _continued_box(ln.text, parts)) is not None:
+        parts.remove(go_on)  # "Example (continued)": the box read on
+        parts.append((go_on[0], go_on[1], box))
+        return True
     block = Block("box" if box else "paragraph", "", page, section)
     parts.append((block, [], box))
     if box and ln.bold:
@@ -265,6 +318,15 @@ def _open_block(ln: Line, parts: list[Part], page: str | None, section: str) -> 
         parts[-1][1].append(ln.text[len(ln.lead) :].strip())
         return True
     return False
+
+
+def _continued_box(title: str, parts: list[Part]) -> Part | None:
+    """The box that a box titled "... (continued)" goes on (the last one of that title)."""
+    said = CONTINUED.fullmatch(title)
+    if said is None:
+        return None
+    earlier = [p for p in parts if p[2] is not None and p[0].title == said.group(1)]
+    return earlier[-1] if earlier else None
 
 
 def _hangs_under_term(ln: Line, prev: Line | None, parts: list[Part]) -> bool:
@@ -325,6 +387,8 @@ def _starts_block(
         # Across a column or page break too, the item's lines start where its text does.
         indent = abs(ln.x0 - left - hang) > 0.5 * ln.size
     gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
+    if _inset(ln, prev, left):
+        return gap
     # The line before ran to its column's edge: in a justified column, up to it; in a ragged
     # one, so near that this line's first word would not have fit after it; or it ended in a
     # hyphen.
@@ -338,10 +402,21 @@ def _starts_block(
     return indent or gap or not prev_full or lead
 
 
+def _inset(ln: Line, prev: Line, left: float) -> bool:
+    """Whether `ln` goes on a passage set in from the column's edge in a face of its own (a
+    quotation in italics): it starts where the line before did, set alike."""
+    return (
+        prev.page == ln.page and prev.col == ln.col and abs(ln.x0 - prev.x0) < 0.5
+        and prev.x0 - left > 0.6 * ln.size and ln.face_apart
+        and (ln.font, ln.colour, round(ln.size, 1)) == (prev.font, prev.colour, round(prev.size, 1))
+    )  # fmt: skip
+
+
 def _join_texts(parts: list[tuple[Block, list[str]]]) -> None:
     """Each block's lines joined into its text: a word hyphenated at a line end is rejoined,
     unless the book never writes it joined and does write it, or a compound with either of
-    its parts ("one-handed" for "two-/handed"), with a hyphen elsewhere."""
+    its parts ("one-handed" for "two-/handed"), with a hyphen elsewhere, or the line goes on
+    with a compound ("end-/of-turn")."""
     words = Counter(
         w.lower() for _, lines in parts for t in lines for w in re.findall(r"[\w'-]+", t)
     )
@@ -359,6 +434,8 @@ def _join_texts(parts: list[tuple[Block, list[str]]]) -> None:
             if end and start:
                 first, second = end.group(1).lower(), start.group(1).lower()
                 seen = words[f"{first}-{second}"] or first in compound or second in compound
+                # "end-" / "of-turn": a compound of three words, broken at one of its hyphens.
+                seen = seen or bool(re.match(r"[a-z][\w']*-\w", t))
                 keep = seen and not words[first + second]
                 text = (text if keep else text[:-1]) + t
             else:

@@ -15,6 +15,7 @@ marks, and the printed page number, found by comparing the pages with one anothe
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 
@@ -39,36 +40,63 @@ def _furniture_key(line: Line) -> tuple[int, str]:
     return round(line.top / 6), re.sub(r"\d+", "#", line.text)
 
 
-def _edge_lines(page: Page) -> list[Line]:
+def _edge_lines(page: Page) -> list[list[Line]]:
     """The lines set apart at the page's top or bottom edge: on the first or last baseline,
-    with a gap to the nearest other line of more than twice the line height."""
+    with a gap to the nearest other line of more than twice the line height; or on the two
+    outermost baselines, set apart so together and no larger than the page's text (a note
+    such as "continued overleaf" over a footer). One list of lines a band."""
     if len(page.lines) < 3:
         return []
     tops = sorted({round(ln.top, 1) for ln in page.lines})
+    body = statistics.median(ln.size for ln in page.lines)
     out = []
     for edge in (tops[0], tops[-1]):
-        band = [ln for ln in page.lines if abs(ln.top - edge) < 2]
-        # The nearest line beyond the band (lines of one band may start a point apart).
-        rest = [t for t in tops if abs(t - edge) >= 2]
-        if not rest:
-            continue
-        nxt = min(rest, key=lambda t: abs(t - edge))
-        height = max(ln.bottom - ln.top for ln in band)
-        if abs(nxt - edge) > 2 * height:
-            out += band
+        for depth in (1, 2):
+            outer = _outermost(tops, edge, depth)
+            band = [ln for ln in page.lines if any(abs(ln.top - b) < 2 for b in outer)]
+            # The lines beyond the band (lines of one baseline may start a point apart).
+            rest = [t for t in tops if all(abs(t - b) >= 2 for b in outer)]
+            if not rest or not band:
+                break
+            height = max(ln.bottom - ln.top for ln in band)
+            if depth == 2 and any(ln.size > body for ln in band):
+                break  # two lines set large at the top: a title, not furniture
+            if min(abs(t - ln.top) for t in rest for ln in band) > 2 * height:
+                out.append(band)
+                break
     return out
 
 
-def furniture(pages: list[Page], edges: list[list[Line]]) -> set[int]:
+def _outermost(tops: list[float], edge: float, depth: int) -> list[float]:
+    """The `depth` baselines nearest the page's `edge` (tops within 2 pt are one baseline)."""
+    baselines: list[float] = []
+    for t in sorted(tops, key=lambda t: abs(t - edge)):
+        if all(abs(t - b) >= 2 for b in baselines):
+            if len(baselines) == depth:
+                break
+            baselines.append(t)
+    return baselines
+
+
+def furniture(pages: list[Page], edges: list[list[list[Line]]]) -> set[int]:
     """The running headers, footers and corner marks of the pages (by line id); `edges`:
-    each page's `_edge_lines`."""
+    each page's `_edge_lines`. A short line set apart with a footer at a recurring height
+    ("continued overleaf") goes with it, wherever else it stands."""
     least = max(2, len(pages) / 2)
     seen = Counter(k for page in pages for k in {_furniture_key(ln) for ln in page.lines})
     same_text = {k for k, count in seen.items() if count >= least}
-    heights = Counter(h for lines in edges for h in {round(ln.top / 6) for ln in lines})
-    return {id(ln) for page in pages for ln in page.lines if _furniture_key(ln) in same_text} | {
-        id(ln) for lines in edges for ln in lines if heights[round(ln.top / 6)] >= least
-    }
+    heights = Counter(
+        h for bands in edges for h in {round(ln.top / 6) for band in bands for ln in band}
+    )
+    found = {id(ln) for page in pages for ln in page.lines if _furniture_key(ln) in same_text}
+    for page, bands in zip(pages, edges):
+        for band in bands:
+            recurs = [heights[round(ln.top / 6)] >= least for ln in band]
+            found |= {
+                id(ln) for ln, r in zip(band, recurs)
+                if r or (any(recurs) and ln.x1 - ln.x0 < 0.4 * page.width)
+            }  # fmt: skip
+    return found
 
 
 def _tokens(
@@ -107,7 +135,7 @@ def printed_numbers(
     when no page prints a number."""
     edges = [_edge_lines(page) for page in pages]
     furnished = furniture(pages, edges)
-    edge_ids = {id(ln) for lines in edges for ln in lines}
+    edge_ids = {id(ln) for bands in edges for band in bands for ln in band}
     # The body's numbers only when the furniture has none that count: a table of numbers in
     # the body may count up from page to page as well.
     for anywhere in (False, True):

@@ -1,6 +1,6 @@
 """What each line of a rulebook's body is, beside its text: a heading (and at which size), a
-run-in heading, a box's line (filled, or small print under a title), or a number mark beside a
-heading. The passes of ``pdf.layout`` that mark lines, before ``pdf`` makes blocks of them;
+run-in heading, a box's line (filled, or small print under a title), a footnote's line, or a
+number mark beside a heading. The passes of ``pdf.layout`` that mark lines, before ``pdf`` makes blocks of them;
 each compares a line with the body text (its commonest size and colour), never with one book's
 measures."""
 
@@ -11,6 +11,7 @@ import re
 from indexer.archive.sources.pdfpage import Line
 
 SENTENCE_END = (".", ",", ";", ":", "!", "?")
+CLOSING = "\"'”’»)]"  # what may follow a sentence's end ("... bite.”")
 UNFRAMED = 10_000  # the box numbers of boxes no fill holds, above any page's fills
 
 
@@ -58,6 +59,20 @@ def box_small_print(body: list[Line], body_size: float) -> None:
     close()
 
 
+def mark_footnotes(body: list[Line], body_size: float) -> None:
+    """Footnotes: small print led by a raised mark (its lines on to the column's end or the
+    next note). They are read where they stand, at the foot of their column; ``pdf`` gives
+    each the section of the line that carries its mark and reads the text on past them."""
+    note: Line | None = None
+    for ln in body:
+        small = ln.boxed < 0 and ln.size < body_size * 0.92
+        if small and ln.note:
+            note = ln
+        elif not small or note is None or (ln.page, ln.col) != (note.page, note.col):
+            note = None
+        ln.footnote = note is not None
+
+
 def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     """Which lines are headings. Clearly larger than the body: a heading, unless it is one of
     three or more such lines running on, or of two ending in a full stop (an introduction
@@ -68,36 +83,50 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     inside a paragraph does none of it. Never inside a box, where a bold line is the box's
     title."""
     above: Line | None = None
-    large: list[list[Line]] = []  # runs of consecutive lines set clearly larger, by size
+    runs: list[list[Line]] = []  # runs of consecutive lines set apart (larger, bold, colour)
     for ln in body:
         if ln.boxed >= 0:
             above = ln
             continue
-        if ln.size > body_size * 1.12:
+        large = ln.size > body_size * 1.12
+        marked = large or ln.bold or distinct_colour(ln.colour, body_colour)
+        if large:
             ln.heading = True
-            last = large[-1][-1] if large else None
-            if (
-                last is not None and last is above and last.page == ln.page
-                and round(last.size, 1) == round(ln.size, 1)
-            ):  # fmt: skip
-                large[-1].append(ln)
-            else:
-                large.append([ln])
         else:
-            marked = ln.bold or _distinct(ln.colour, body_colour)
             apart = (
                 above is None or above.page != ln.page or above.col != ln.col or above.heading
                 or ln.top - above.bottom > 0.45 * ln.size
             )  # fmt: skip
             ln.heading = (
                 marked and apart and ln.cap_size >= body_size * 0.98
-                and not ln.text.endswith(SENTENCE_END) and not run_in_heading(ln, body_colour)
+                and not ends_sentence(ln.text) and not run_in_heading(ln, body_colour)
             )  # fmt: skip
+        if marked and runs and _runs_on(runs[-1][-1], above, ln, large):
+            runs[-1].append(ln)
+        elif marked:
+            runs.append([ln])
         above = ln
-    for run in large:
-        if len(run) >= 3 or (len(run) == 2 and run[-1].text.endswith(".")):
+    # Three lines or more running on, or two ending a sentence, are text set apart (an
+    # introduction set large, a quotation in italics under a chapter's heading).
+    for run in runs:
+        if len(run) >= 3 or (len(run) == 2 and ends_sentence(run[-1].text, (".",))):
             for ln in run:
                 ln.heading = False
+
+
+def _runs_on(last: Line, above: Line | None, ln: Line, large: bool) -> bool:
+    """Whether `ln` runs on from `last`, the line above it, set as it is: at the same size
+    (and, at the body's size, in the same face, line under line)."""
+    if last is not above or last.page != ln.page or round(last.size, 1) != round(ln.size, 1):
+        return False
+    return large or (
+        (last.font, last.colour) == (ln.font, ln.colour) and ln.top - last.bottom <= 0.45 * ln.size
+    )
+
+
+def ends_sentence(text: str, ends: tuple[str, ...] = SENTENCE_END) -> bool:
+    """Whether `text` ends like a sentence, a closing quotation mark or bracket aside."""
+    return text.rstrip(CLOSING).endswith(ends)
 
 
 def number_marks(body: list[Line]) -> list[Line]:
@@ -119,7 +148,7 @@ def number_marks(body: list[Line]) -> list[Line]:
     return [ln for ln in body if id(ln) not in dropped]
 
 
-def _distinct(colour: int, body: int) -> bool:
+def distinct_colour(colour: int, body: int) -> bool:
     """Whether a line's single colour stands out from the body's: a channel apart by more
     than a quarter of its range (a rich black beside a plain one does not)."""
     if colour < 0 or body < 0:
@@ -134,6 +163,6 @@ def run_in_heading(ln: Line, body_colour: int) -> str | None:
     after = ln.text[len(ln.lead) :].strip()  # the paragraph's start (bold itself, maybe)
     if ln.boxed >= 0 or not after or not ln.lead[:1].isupper() or not ln.lead.endswith((".", ":")):
         return None
-    if not _distinct(ln.lead_colour, body_colour):
+    if not distinct_colour(ln.lead_colour, body_colour):
         return None
     return ln.lead.rstrip(".:").strip() or None

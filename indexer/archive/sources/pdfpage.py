@@ -8,15 +8,19 @@ filled areas. Nothing here knows about other pages (that is ``pdffurniture``) or
     found from where the lines start and end, so two or three columns, unequal columns and
     narrow gutters part the same way; a line between two gutters is that column's, a line
     across one is full width;
+  * raised marks: a footnote's mark set small above a line's baseline is read on that line
+    (and kept apart from its words);
   * fills: filled or framed rectangles, a box's title strip and its body (two fills, one on
     the other) merged into one area.
 """
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import re
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +32,7 @@ BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
 BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
 NUMBERED = re.compile(r"(\d{1,2}[.)]|[a-z]\)) ")  # a step's mark: "2. ", "2) " or "b) "
+NOTE_MARK = re.compile(r"[\d*†‡§]{1,3}")  # a footnote's mark, set raised ("go.¹", "¹ A ...")
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
 Gutter = tuple[float, float]  # x0, x1 of the band between two columns
@@ -49,6 +54,7 @@ class Char:
     # The PDF sets a space before it: a word space however narrow the gap (an italic letter's
     # box may reach into the space after it).
     space_before: bool = False
+    raised: bool = False  # set small above the baseline of the line it was read on
 
     @property
     def icon(self) -> bool:
@@ -72,6 +78,8 @@ class Line:
     lead_colour: int = 0  # its first letter's colour: a run-in heading may be set in its own
     tail_bold: bool = False  # its last letter bold (a lead term may run on to the next line)
     colour: int = -1  # the colour of all its letters, -1 when mixed
+    font: str = ""  # the font of most of its letters
+    face_apart: bool = False  # its font or colour is not the body text's (set by pdf.layout)
     col: int = 0  # its column, from 0 at the left; -1 full width (across a gutter)
     boxed: int = -1
     heading: bool = False
@@ -82,6 +90,9 @@ class Line:
     bullet: bool = False  # it starts with a list bullet ("• ...")
     numbered: bool = False  # it starts with a step's number ("2. ...")
     hang: float = 0.0  # with either: where its text starts (a list item's lines align there)
+    note: str = ""  # the raised mark it starts with: a footnote's first line ("¹ A released ...")
+    marks: list[str] = field(default_factory=list)  # raised footnote marks inside it
+    footnote: bool = False  # a line of a footnote (set by pdfmarks)
 
 
 @dataclass
@@ -174,6 +185,7 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             rows.append([])
             start = ch.baseline
         rows[-1].append(ch)
+    rows = _raised_marks(rows)
     gutters = column_gutters(width, rows)
     segments: list[list[Char]] = []
     for row in rows:
@@ -196,6 +208,57 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             if top - 1 <= line.top and line.bottom <= bottom + 2 and 0 <= line.x0 - x1 < 12:
                 line.beside_cap = True
     return lines, gutters
+
+
+def _raised_marks(rows: list[list[Char]]) -> list[list[Char]]:
+    """A mark set small and raised beside a word (a footnote's "¹") has a baseline of its own:
+    it is moved onto the row of the word it stands by (the first or last of a line)."""
+    sizes = [ch.size for row in rows for ch in row]
+    if not sizes:
+        return rows
+    small = 0.85 * statistics.median(sizes)
+    bases = [row[0].baseline for row in rows]
+    for i, row in enumerate(rows):
+        if min(ch.size for ch in row) >= small:
+            continue
+        row.sort(key=lambda c: c.x0)
+        for run in _runs(row):
+            if len(run) > 3 or max(ch.size for ch in run) >= small:
+                continue
+            base = run[0].baseline
+            near = range(i + 1, bisect.bisect_right(bases, base + 1.3 * run[0].size))
+            by = next((j for j in near if _stands_by(run, rows[j])), None)
+            if by is not None:
+                for ch in run:
+                    row.remove(ch)
+                    ch.raised, ch.baseline = True, rows[by][0].baseline
+                    rows[by].append(ch)
+    return [row for row in rows if row]
+
+
+def _runs(row: list[Char]) -> list[list[Char]]:
+    """A row's characters (sorted by x) in runs set close together, as a word's letters are."""
+    runs = [[row[0]]]
+    for prev, ch in zip(row, row[1:]):
+        if ch.x0 - prev.x1 > 0.3 * ch.size:
+            runs.append([])
+        runs[-1].append(ch)
+    return runs
+
+
+def _stands_by(run: list[Char], row: list[Char]) -> bool:
+    """Whether a small run is raised beside a larger letter of `row`, touching it."""
+    size = max(ch.size for ch in run)
+    for ch in row:
+        rise = ch.baseline - run[0].baseline
+        if ch.size * 0.85 < size or not 0.2 * ch.size <= rise <= 0.65 * ch.size:
+            continue
+        if (
+            -0.5 <= run[0].x0 - ch.x1 <= 0.5 * ch.size
+            or -0.5 <= ch.x0 - run[-1].x1 <= 0.5 * ch.size
+        ):
+            return True
+    return False
 
 
 def _drop_caps(chars: list[Char]) -> list[tuple[float, float, float]]:
@@ -287,6 +350,7 @@ def _beside_short_column(width: float, free: np.ndarray, narrowest: float) -> li
 
 
 def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
+    segment, note, marks = _without_marks(segment)
     line = Line(
         segment,
         page_no,
@@ -299,6 +363,7 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     # ("G L O S S A R Y", a number set apart in a badge) every letter stands apart.
     gaps = [b.x0 - a.x1 for a, b in zip(segment, segment[1:])]
     tracking = max(statistics.median(gaps), 0.0) if gaps else 0.0
+    line.note, line.marks = note, marks
     text: list[str] = []
     lead_end = None  # where the text of a bold lead term ends
     for before, ch in zip([None, *segment], segment):
@@ -331,12 +396,36 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     line.tail_bold = letters[-1].bold
     colours = {c.colour for c in letters}
     line.colour = colours.pop() if len(colours) == 1 else -1
+    line.font = Counter(c.font for c in letters).most_common(1)[0][0]
     # The column it stands in (0 for one column: a short last line is no column of its own);
     # across a gutter, full width.
     line.col = sum(1 for g0, _ in gutters if line.x0 >= g0)
     if any(line.x0 < g0 and line.x1 > g1 for g0, g1 in gutters):
         line.col = -1
     return line
+
+
+def _without_marks(segment: list[Char]) -> tuple[list[Char], str, list[str]]:
+    """The line's letters without its raised footnote marks; the mark leading the line (a
+    footnote's own) and the others (a raised "nd" by a "2" is a word's part and stays)."""
+    kept: list[Char] = []
+    note, marks = "", []
+    i = 0
+    while i < len(segment):
+        j = i
+        while j < len(segment) and segment[j].raised:
+            j += 1
+        mark = "".join(ch.c for ch in segment[i:j])
+        if j > i and NOTE_MARK.fullmatch(mark) and not (kept and kept[-1].c.isdigit()):
+            if not kept:
+                note = mark
+            else:
+                marks.append(mark)
+            i = j
+            continue
+        kept += segment[i : max(j, i + 1)]
+        i = max(j, i + 1)
+    return (kept, note, marks) if kept else (segment, "", [])
 
 
 def _first_word_width(segment: list[Char], tracking: float) -> float:
