@@ -489,3 +489,13 @@ def test_a_footer_naming_each_page_s_chapter_is_left_out_under_a_continued_note_
     _, blocks = layout(pages)
     text = " ".join(b.text for b in blocks)
     assert not any(word in text for word in ("Monsters", "Shields", "Summons", "overleaf"))
+
+
+def test_a_compound_broken_at_one_of_its_hyphens_keeps_it_and_a_word_broken_joins():
+    chars = _chars("Chapter", 40, 30, 18)
+    chars += _chars("Every character loots at its turn's end: this end-".rjust(54, " "), 40, 60)
+    chars += _chars("of-turn looting needs no move, and the loot is car-", 40, 72)
+    chars += _chars("ried off.", 40, 84)
+    _, blocks = layout([_page(0, chars)])
+    assert "this end-of-turn looting" in blocks[0].text
+    assert "the loot is carried off." in blocks[0].text
