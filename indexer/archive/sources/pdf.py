@@ -32,9 +32,10 @@ line with the rest of the book rather than with one book's measures:
     are not), a line that ended short of its column's edge (in a ragged-right column: short
     enough for the next line's first word to have fit), or a bold lead term ("POISON.");
     otherwise it runs on, across column and page breaks, and so do the lines of a passage set
-    in from the edge in a face of its own (a quotation in italics); a list item ("• ...", or a numbered
-    step, "2." or "b)", after a sentence's end) is a block of its own, without its bullet, its
-    lines set where its text starts; so are a definition's lines under its bold term.
+    in from the edge in a face of its own (a quotation in italics); a list item ("• ...", or
+    a numbered step, "2." or "b)", after a sentence's end) is a block of its own, without its
+    bullet, its lines set where its text starts; so are a definition's lines under its bold
+    term.
 """
 
 from __future__ import annotations
@@ -179,10 +180,9 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     )  # fmt: skip
     body_colour = colours.most_common(1)[0][0] if colours else -1
     fonts = Counter(ln.font for ln in body if round(ln.size, 1) == body_size for _ in ln.text)
+    body_font = fonts.most_common(1)[0][0] if fonts else ""
     for ln in body:
-        ln.face_apart = ln.font != fonts.most_common(1)[0][0] or distinct_colour(
-            ln.colour, body_colour
-        )
+        ln.face_apart = ln.font != body_font or distinct_colour(ln.colour, body_colour)
     unbox_bands(body, body_size)
     box_small_print(body, body_size)
     mark_footnotes(body, body_size)

@@ -1,8 +1,8 @@
 """What each line of a rulebook's body is, beside its text: a heading (and at which size), a
 run-in heading, a box's line (filled, or small print under a title), a footnote's line, or a
-number mark beside a heading. The passes of ``pdf.layout`` that mark lines, before ``pdf`` makes blocks of them;
-each compares a line with the body text (its commonest size and colour), never with one book's
-measures."""
+number mark beside a heading. The passes of ``pdf.layout`` that mark lines, before ``pdf``
+makes blocks of them; each compares a line with the body text (its commonest size and
+colour), never with one book's measures."""
 
 from __future__ import annotations
 
@@ -80,8 +80,9 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     the capitals reach it), a heading only if set off whole, in bold or in a colour of its
     own, standing apart (space above it, or first in its column, or under another heading)
     and not ending like a sentence: rulebooks set section titles so, and a bold sentence
-    inside a paragraph does none of it. Never inside a box, where a bold line is the box's
-    title."""
+    inside a paragraph does none of it; but three such lines or more set alike, line under
+    line, are text (a quotation in italics under a chapter's heading). Never inside a box,
+    where a bold line is the box's title."""
     above: Line | None = None
     runs: list[list[Line]] = []  # runs of consecutive lines set apart (larger, bold, colour)
     for ln in body:
