@@ -59,6 +59,7 @@ VOTE_WAIT = 5.0  # how long a vote waits for this process's queued asks to be wr
 ELSEWHERE_WAIT = 2.0  # how long a vote looks again for an ask another worker has queued
 ELSEWHERE_STEP = 0.1  # the pause between two looks
 LINGER = 0.05  # the wait after a first ask before writing (flush, vote and close cut it short)
+FORK_WAIT = 10.0  # the longest a fork waits for a write in progress (a hung database: go on)
 
 #: Errors that mean the database refused these rows, not that it is away: retrying the same
 #: rows would fail forever. (Anything else is taken for an outage: held and retried.)
@@ -84,8 +85,15 @@ class AskLog:
         self.setting, self.days, self._key = setting, days, key
         self.on_failure = on_failure or (lambda _stage: None)
         self._reset()
-        # A forked worker must not share the parent's queue, locks, thread or connections.
-        os.register_at_fork(after_in_child=functools.partial(_reset_in_child, weakref.ref(self)))
+        # A forked worker must not share the parent's queue, locks, thread or connections; nor
+        # may it be forked while the thread is inside the database driver, whose own locks
+        # (SQLite's mutexes) the child would get held by a thread it does not have.
+        ref = weakref.ref(self)
+        os.register_at_fork(
+            before=functools.partial(_hold_for_fork, ref),
+            after_in_parent=functools.partial(_release_after_fork, ref),
+            after_in_child=functools.partial(_reset_in_child, ref),
+        )
 
     def _reset(self) -> None:
         self._queue: queue.SimpleQueue[Held | None] = queue.SimpleQueue()
@@ -100,6 +108,8 @@ class AskLog:
         self._engine: Engine | None = None
         self._failing = self._dropping = False
         self._pause, self._retry_at, self._retained_at = FIRST_PAUSE, 0.0, -RETENTION_EVERY
+        self._busy = threading.Lock()  # held by the thread while it uses the database
+        self._held_for_fork = False
 
     # -- asks -----------------------------------------------------------------------------
     def record(self, answer: dict[str, Any], channel: str, server: str | None = None) -> str:
@@ -230,7 +240,9 @@ class AskLog:
         if time.monotonic() < self._retry_at:
             return  # still pausing after a failure: new asks do not bring the retry forward
         # The asks first: a failure is counted as the write's, and deleting never delays them.
-        if self._write() and self._retain():
+        with self._busy:
+            written = self._write() and self._retain()
+        if written:
             self._pause, self._retry_at = FIRST_PAUSE, 0.0
         else:
             self._retry_at = time.monotonic() + self._pause
@@ -338,6 +350,19 @@ class AskLog:
             return make_url(database_url(self.setting)).render_as_string(hide_password=True)
         except Exception:  # a setting that is no URL: it is what failed, say so plainly
             return "RULINGS_LOG"
+
+
+def _hold_for_fork(ref: weakref.ReferenceType[AskLog]) -> None:
+    ask_log = ref()
+    if ask_log is not None:
+        ask_log._held_for_fork = ask_log._busy.acquire(timeout=FORK_WAIT)
+
+
+def _release_after_fork(ref: weakref.ReferenceType[AskLog]) -> None:
+    ask_log = ref()
+    if ask_log is not None and ask_log._held_for_fork:
+        ask_log._held_for_fork = False
+        ask_log._busy.release()
 
 
 def _reset_in_child(ref: weakref.ReferenceType[AskLog]) -> None:

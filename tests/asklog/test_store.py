@@ -4,6 +4,7 @@ schema's migrations, what an ask and a vote leave behind, and retention."""
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -239,6 +240,40 @@ def test_entries_older_than_the_retention_go_with_their_votes_and_reviews(log_db
 def _ask_in_child(ask_log: AskLog, out) -> None:
     ask_id = ask_log.record(answer("asked in the worker"), "api")
     out.put((ask_id, ask_log.flush(timeout=30)))
+
+
+def test_a_fork_waits_for_the_write_in_progress(log_db, make_log, monkeypatch):
+    # Forked while the thread is inside the database driver, a child would get the driver's
+    # own locks (SQLite's mutexes) held by a thread it does not have: the fork waits.
+    from service.asklog import writer
+
+    ask_log = make_log(log_db.url, key="k")
+    inside, go_on, forked = threading.Event(), threading.Event(), threading.Event()
+    real = writer.write_asks
+
+    def slow_write(engine, entries):
+        inside.set()
+        go_on.wait(30)
+        return real(engine, entries)
+
+    monkeypatch.setattr(writer, "write_asks", slow_write)
+    ask_log.record(answer(), "api")
+    assert ask_log.flush(timeout=0.01) is False and inside.wait(30)
+
+    def fork() -> None:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        forked.set()
+        os.waitpid(pid, 0)
+
+    forking = threading.Thread(target=fork)
+    forking.start()
+    assert not forked.wait(1.0)  # the fork waits while the write is under way
+    go_on.set()
+    assert forked.wait(30)
+    forking.join(30)
+    assert ask_log.flush(timeout=30)
 
 
 def test_a_forked_worker_writes_its_own_asks_and_the_parent_goes_on(log_db, make_log):
