@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k]
-    python make_pdf.py --all OUTDIR                      # the twelve books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l]
+    python make_pdf.py --all OUTDIR                      # the thirteen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -200,6 +200,39 @@ or 2); a box that split adds "printed_continued_title". The truth JSON lists eve
 ("footnotes": key, marker, anchor, page and column), the page size and orientation and the column
 width.
 
+Style "l" (used only by thirteenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 8 x 10 INCHES printed on
+TINTED paper (a pale cream over the whole page, drawn before the text); the book title in a large
+coloured serif over a rule across the first page, then two equal unruled columns in a 7 mm gutter;
+a serif body (Times 10.2 pt on 13.2 pt) justified and hyphenated, paragraphs with a first-line
+indent and no gap (no indent right after a heading); chapter headings in a large coloured sans over
+a thin rule as wide as the column, section headings in a smaller coloured sans, level-3 headings in
+a serif bold italic; THUMB TABS: at the outer edge of every page (right on odd, right-hand pages),
+bleeding off it, a coloured tab with the NUMBER of the chapter in effect at the top of the page in
+white, lower on the page for every later chapter (chapters counted from the book's `first_chapter`,
+default 1; the number is printed only on the tab, never in the heading); a paragraph marked `faq: q`
+or `faq: a` is one half of a QUESTION-AND-ANSWER pair, printed after a hanging coloured bold "Q:" or
+"A:" (the question in italics), each half its own block; boxes are WHITE PANELS on the tinted page in
+a thin coloured frame, as wide as their column, the title in a coloured sans and the text in a
+smaller sans, and a box with `header` and `rows` holds a TWO-COLUMN TABLE OF VALUES under its text
+(a coloured bold header row, thin rules between the rows); a box marked `place: inset` is a sidebar
+set in a NARROWER MEASURE, standing in from both sides of its column, on no fill beside a thick
+coloured bar, its text in a small sans italic; a paragraph marked `figure: true` is WRAPPED AROUND A
+PICTURE: a drawn panel without text (a hex tile with a figure) at the right of its first lines,
+which are shortened to run beside it; on top of every page but the first, drawn after the text over
+a hairline, the running header centred in italics; at the foot, over a hairline, the page number in
+the OUTER corner and the chapter in effect at the top of the page in italics in the INNER one. In
+the truth a chapter heading adds "tab_number"; a question or an answer is a "paragraph" block with
+"faq" ("question" or "answer") and "printed_lead" ("Q:" or "A:", not part of "plain_text"); a box
+with a table adds "table" ("header" and "rows" as written) and its "plain_text" is its text followed
+by the table's cells row by row (header first), separated by spaces; an inset sidebar is a "box"
+block that keeps its column and adds "placement": "inset" and "indent_pt" (on each side); a
+paragraph beside a picture adds "wraps_figure" (side and size). The truth JSON lists every page's
+header ("page_headers": text, null on the first page, and position), foot ("page_footers": number
+and its corner, chapter and its corner) and thumb tab ("page_tabs": number, chapter, edge and the
+tab's top in points from the page's top), the pictures ("figures": key, page, column, side and
+size), the page size, the paper tint and the column width.
+
 Only reportlab (BSD) and PyYAML are needed. The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -253,6 +286,7 @@ BOOKS = (
     "tenth.yaml",
     "eleventh.yaml",
     "twelfth.yaml",
+    "thirteenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -476,6 +510,21 @@ STYLES = {
                box_border_width=2.2, header_layout="top-inner-number-landscape", h1_space_before=14,
                h2_space_before=9, indent_after_heading=False, box_title_size=9,
                box_padding=(8, 8, 6, 7), page_size=(250 * mm, 176 * mm)),
+    # 8 x 10 INCH pages on TINTED paper, two equal unruled columns; a serif body (Times 10.2 pt)
+    # justified and hyphenated, paragraphs indented without a gap (none after a heading); chapter
+    # headings in a coloured sans over a thin rule, THUMB TABS with the chapter's number at the
+    # outer edge; "Q:" / "A:" pairs with a hanging lead; white boxes in a thin frame, some holding a
+    # TABLE of values; INSET sidebars in a narrower measure beside a thick bar; a paragraph WRAPPED
+    # around a drawn picture; the running header centred on top, at the foot the page number outer
+    # and the chapter inner.
+    "l": Style("l", 16 * mm, 16 * mm, 20 * mm, 19 * mm, 7 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10.2, 13.2, 16, 10.5, 0, 10, "top", "outer", colors.white,
+               colors.Color(0.25, 0.2, 0.47), 22,
+               h2_font="Helvetica-Bold", h2_color=colors.Color(0.25, 0.2, 0.47),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.25, 0.2, 0.47),
+               box_border_width=0.7, header_layout="paper-tabs-8x10", h1_space_before=14,
+               h2_space_before=9, indent_after_heading=False, box_title_size=9.4,
+               box_padding=(8, 8, 6, 7), page_size=(8 * 72.0, 10 * 72.0)),
 }
 # fmt: on
 
@@ -864,12 +913,15 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
     }
 
 
-def box_table(block, st: Style, sty, width, commands=(), title: str | None = None) -> Table:
-    """A one-cell table holding a box's title and text, padded as the style says; `commands` are
-    table-style commands (fill, frame, rules) put before the padding."""
+def box_table(
+    block, st: Style, sty, width, commands=(), title: str | None = None, extra=()
+) -> Table:
+    """A one-cell table holding a box's title and text (then the flowables `extra`), padded as the
+    style says; `commands` are table-style commands (fill, frame, rules) put before the padding."""
     cell = [
         Paragraph(escape(block["title"] if title is None else title), sty["boxtitle"]),
         Paragraph(markup(block["text"], st), sty["box"]),
+        *extra,
     ]
     t = Table([[cell]], colWidths=[width])
     lp, rp, tp, bp = st.box_padding
@@ -3022,6 +3074,322 @@ def build_pdf_k(book: dict, out_pdf_path, style: str = "k") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "l"
+PAPER_L = colors.Color(0.976, 0.958, 0.914)  # style "l": the tint printed over the whole page
+TAB_L = {"w": 8 * mm, "h": 15 * mm, "first": 30 * mm, "step": 19 * mm}  # thumb tabs, outer edge
+FIGURE_L = (27 * mm, 22 * mm)  # style "l": the drawn picture a paragraph's first lines wrap around
+INSET_L = 5.5 * mm  # style "l": how far an inset sidebar stands in from each side of its column
+FAQ_LEADS = {"q": ("Q:", "question"), "a": ("A:", "answer")}
+
+
+def chapter_numbers(book: dict) -> dict[str, int]:
+    """The number of every chapter (level-1 heading) by its text, counted from `first_chapter`."""
+    heads = [b["text"] for b in book["blocks"] if b["type"] == "heading" and int(b["level"]) == 1]
+    return {text: n for n, text in enumerate(heads, int(book.get("first_chapter", 1)))}
+
+
+class Picture(DropCap):
+    """Style "l": a drawn picture without text (a framed panel with a hex tile and a figure on it)
+    set at the right of a paragraph's first lines, which are shortened to run beside it."""
+
+    def __init__(self, st: Style):
+        Flowable.__init__(self)
+        self.st = st
+        self.width, self.height = FIGURE_L
+
+    def draw(self):
+        canv, st, (w, h) = self.canv, self.st, FIGURE_L
+        canv.saveState()
+        canv.setFillColor(colors.Color(0.84, 0.86, 0.9))
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.7)
+        canv.rect(0, 0, w, h, stroke=1, fill=1)
+        r, cx, cy = h * 0.34, w / 2, h / 2
+        path = canv.beginPath()
+        corners = [(cx + r * c, cy + r * s) for c, s in
+                   ((1, 0), (0.5, 0.866), (-0.5, 0.866), (-1, 0), (-0.5, -0.866), (0.5, -0.866))]  # fmt: skip
+        path.moveTo(*corners[-1])
+        for x, y in corners:
+            path.lineTo(x, y)
+        canv.setFillColor(colors.Color(0.93, 0.92, 0.86))
+        canv.drawPath(path, stroke=1, fill=1)
+        canv.setFillColor(st.box_border)
+        canv.circle(cx, cy, r * 0.32, stroke=0, fill=1)
+        canv.restoreState()
+
+
+class FigureParagraph(DropCapParagraph):
+    """Style "l": a paragraph whose first lines run beside a picture at the column's right edge;
+    keeps its key when it is split across columns."""
+
+    def __init__(self, para: KeyedParagraph, st: Style):
+        ImageAndFlowables.__init__(self, Picture(st), [para], imageLeftPadding=3 * mm,
+                                   imageBottomPadding=2, imageSide="right")  # fmt: skip
+        self.gt_key, self.gt_part = para.gt_key, 0
+
+
+class PanelBox(ColumnBox):
+    """Style "l": a white panel in a thin coloured frame as wide as its column, its title in a
+    coloured sans; a box with `rows` adds a two-column table of values under its text."""
+
+    def _make(self, width: float) -> Table:
+        st, block = self.st, self.block
+        inner = width - st.box_padding[0] - st.box_padding[1]
+        extra = [values_table(block, inner, self.sty)] if block.get("rows") else []
+        return box_table(block, st, self.sty, width, [
+            ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+            ("BOX", (0, 0), (-1, -1), st.box_border_width, st.box_border),
+        ], extra=extra)  # fmt: skip
+
+
+class InsetBox(ColumnBox):
+    """Style "l": a sidebar in a NARROWER measure, standing in from both sides of its column, on
+    no fill beside a thick coloured bar on its left, its text in a small sans italic."""
+
+    def _make(self, width: float) -> Table:
+        st = self.st
+        sty = dict(self.sty, box=self.sty["inset"])
+        bar = [("LINEBEFORE", (0, 0), (-1, -1), 2.4, st.box_border)]
+        return box_table(self.block, st, sty, width, bar)
+
+    def wrap(self, availWidth, availHeight):
+        self._table = self._make(availWidth - 2 * INSET_L)
+        _, self.height = self._table.wrap(availWidth - 2 * INSET_L, availHeight)
+        self.width = availWidth
+        return self.width, self.height
+
+    def draw(self):
+        self._table.drawOn(self.canv, INSET_L, 0)
+
+
+def values_table(block: dict, width: float, sty) -> Table:
+    """Style "l": a box's table of values: a header row in coloured bold, then its rows, two
+    columns under thin rules."""
+    rows = [[Paragraph(escape(c), sty["cell_head"]) for c in block["header"]]]
+    rows += [[Paragraph(escape(c), sty["cell"]) for c in row] for row in block["rows"]]
+    t = Table(rows, colWidths=[width * 0.58, width * 0.42])
+    t.setStyle(TableStyle([
+        ("LINEBELOW", (0, 0), (-1, 0), 0.9, sty["cell_head"].textColor),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.Color(0.6, 0.6, 0.62)),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    ]))  # fmt: skip
+    t.spaceBefore = 5
+    return t
+
+
+def _styles_l(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    faq = dict(
+        parent=sty["body"],
+        leftIndent=15,
+        firstLineIndent=0,
+        bulletIndent=0,
+        bulletFontName="Helvetica-Bold",
+        bulletFontSize=st.size,
+        bulletColor=st.box_border,
+    )
+    sty.update(
+        h1=h1_style("h1_l", st, 1.15, 8),
+        h3=ParagraphStyle("h3_l", fontName="Times-BoldItalic", fontSize=st.size + 0.4,
+                          leading=st.leading, spaceBefore=6, spaceAfter=2, keepWithNext=1),
+        faq_q=ParagraphStyle("faq_q_l", fontName="Times-Italic", spaceBefore=5, spaceAfter=1.5,
+                             **faq),
+        faq_a=ParagraphStyle("faq_a_l", spaceBefore=0, spaceAfter=5, **faq),
+        box=box_text_style("box_l", sty["body"], 8.8, 11.3, fontName="Helvetica"),
+        inset=box_text_style("inset_l", sty["body"], 8.5, 11, fontName="Helvetica-Oblique",
+                             alignment=TA_LEFT),
+        cell=ParagraphStyle("cell_l", fontName="Helvetica", fontSize=8.3, leading=10),
+        cell_head=ParagraphStyle("cell_head_l", fontName="Helvetica-Bold", fontSize=8.3,
+                                 leading=10, textColor=st.box_border),
+        title=title_style("title_l", "Times-Bold", st, 1.1, textColor=st.box_border),
+    )  # fmt: skip
+    return sty
+
+
+def box_flowables_l(block: dict, row: dict, st: Style, sty) -> list:
+    """Style "l": the flowables of a box (a panel, or an inset sidebar when `place: inset`), its
+    truth row completed (a table's cells read row by row after its text)."""
+    if block.get("rows"):
+        cells = [c for r in [block["header"], *block["rows"]] for c in r]
+        row.update(table={"header": block["header"], "rows": block["rows"]},
+                   plain_text=plain_text(" ".join([block["text"], *cells])))  # fmt: skip
+    if block.get("place") == "inset":
+        row.update(placement="inset", indent_pt=round(INSET_L, 2))
+        return [Spacer(1, 4), InsetBox(block, st, sty), Spacer(1, 7)]
+    return [Spacer(1, 4), PanelBox(block, st, sty), Spacer(1, 8)]
+
+
+def paragraph_l(block: dict, row: dict, st: Style, sty, after_heading: bool) -> Flowable:
+    """Style "l": a paragraph (a "Q:" or "A:" item when it has `faq`), beside a picture when it
+    has `figure: true`; its truth row completed."""
+    text = markup(block["text"], st)
+    if block.get("faq"):
+        lead, role = FAQ_LEADS[block["faq"]]
+        row.update(faq=role, printed_lead=lead)
+        p = KeyedParagraph(text, sty[f"faq_{block['faq']}"], lead)
+    else:
+        p = KeyedParagraph(text, sty["body_first" if after_heading else "body"])
+    p.gt_key = block["key"]
+    if not block.get("figure"):
+        return p
+    w, h = FIGURE_L
+    row["wraps_figure"] = {"side": "right", "width_pt": round(w, 2), "height_pt": round(h, 2)}
+    return FigureParagraph(p, st)
+
+
+def _story_l(book: dict, st: Style, sty) -> tuple[list, list, list]:
+    """The flowables of a style "l" book: (story, truth blocks, headings)."""
+    story, truth_blocks, headings = [], [], []
+    path: list[str] = []
+    numbers = chapter_numbers(book)
+    after_heading = False
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            h = (RuledHeading if lvl == 1 else KeyedParagraph)(escape(block["text"]),
+                                                               sty[f"h{lvl}"])  # fmt: skip
+            if lvl == 1:
+                h.rule_color = st.box_border
+                entry["tab_number"] = str(numbers[block["text"]])
+            h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+            story.append(h)
+            after_heading = True
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "box":
+            story += box_flowables_l(block, row, st, sty)
+        elif kind == "paragraph":
+            story.append(paragraph_l(block, row, st, sty, after_heading))
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        after_heading = False
+    return story, truth_blocks, headings
+
+
+class PaperDoc(TabDoc):
+    """Style "l": 8 x 10 inch pages on tinted paper, the title on the first page, two columns, a
+    thumb tab with the chapter's number at the outer edge, the running header centred on top and,
+    at the foot, the page number in the outer corner and the chapter in the inner one."""
+
+    def __init__(self, filename, book, st: Style, **kw):
+        self._setup(filename, book, st, **kw)
+        self.numbers = chapter_numbers(book)
+        self.page_tabs: list[dict] = []
+        colw = col_width_i(st)
+        self.title_h = 25 * mm
+        hooks = {"onPage": self.draw_paper, "onPageEnd": self.draw_marks_l}
+        self.addPageTemplates([
+            PageTemplate("first", self.page_frames(1, self.title_h, (colw, colw)), **hooks),
+            PageTemplate("later", self.page_frames(2, 0, (colw, colw)), **hooks),
+        ])  # fmt: skip
+
+    def draw_paper(self, canv, doc):
+        """Before the page's text: the paper tint over the whole page, and on the first page a
+        rule under the book title."""
+        st = self.st
+        W, H = st.page_size
+        canv.saveState()
+        canv.setFillColor(PAPER_L)
+        canv.rect(0, 0, W, H, stroke=0, fill=1)
+        if doc.page == 1:
+            canv.setStrokeColor(st.box_border)
+            canv.setLineWidth(1.2)
+            y = H - st.top - self.title_h + 5 * mm
+            canv.line(st.left, y, W - st.right, y)
+        canv.restoreState()
+
+    def draw_marks_l(self, canv, doc):
+        """After the page's text: the running header (not on the first page), the foot and the
+        thumb tab of the chapter in effect at the page's top."""
+        page = doc.page
+        num = self.printed(page)
+        odd, chapter = num % 2 == 1, self.chapter_at(page)
+        head = self.book["running_header"] if page > 1 else None
+        self.page_headers.append(dict(page=num, pdf_page_index=page - 1, text=head,
+                                      position="centre" if head else None))  # fmt: skip
+        self.page_footers.append(dict(page=num, pdf_page_index=page - 1, number=str(num),
+                                      number_corner="right" if odd else "left", chapter=chapter,
+                                      chapter_corner="left" if odd else "right"))  # fmt: skip
+        canv.saveState()
+        self.draw_head_foot_l(canv, head, str(num), chapter, odd)
+        if chapter:
+            self.draw_tab_l(canv, page, chapter, odd)
+        canv.restoreState()
+
+    def draw_head_foot_l(self, canv, head, num: str, chapter: str, odd: bool) -> None:
+        st = self.st
+        W, H = st.page_size
+        grey = colors.Color(0.36, 0.35, 0.38)
+        canv.setStrokeColor(colors.Color(0.62, 0.6, 0.66))
+        canv.setLineWidth(0.4)
+        if head:
+            y = H - st.top + 8 * mm
+            canv.setFillColor(grey)
+            canv.setFont("Helvetica-Oblique", 7.8)
+            canv.drawCentredString(W / 2, y, head)
+            canv.line(st.left, y - 3, W - st.right, y - 3)
+        y = st.bottom - 11 * mm
+        canv.line(st.left, y + 10, W - st.right, y + 10)
+        right, left = (canv.drawRightString, canv.drawString)
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 9.5)
+        (right if odd else left)(W - st.right if odd else st.left, y, num)
+        canv.setFillColor(grey)
+        canv.setFont("Times-Italic", 8.6)
+        (left if odd else right)(st.left if odd else W - st.right, y, chapter)
+
+    def draw_tab_l(self, canv, page: int, chapter: str, odd: bool) -> None:
+        """A coloured tab bleeding off the outer edge, lower for every chapter, its number white."""
+        st = self.st
+        W, H = st.page_size
+        n = self.numbers[chapter]
+        index = n - min(self.numbers.values())
+        y = H - TAB_L["first"] - index * TAB_L["step"] - TAB_L["h"]
+        x = W - TAB_L["w"] if odd else 0
+        self.page_tabs.append(dict(page=self.printed(page), pdf_page_index=page - 1, number=str(n),
+                                   chapter=chapter, edge="right" if odd else "left",
+                                   top_pt=round(H - y - TAB_L["h"], 2)))  # fmt: skip
+        canv.setFillColor(st.box_border)
+        canv.roundRect(x - (0 if odd else 3 * mm), y, TAB_L["w"] + 3 * mm, TAB_L["h"], 1.6 * mm,
+                       stroke=0, fill=1)  # fmt: skip
+        canv.setFillColor(colors.white)
+        canv.setFont("Helvetica-Bold", 12)
+        canv.drawCentredString(x + TAB_L["w"] / 2, y + TAB_L["h"] / 2 - 4.2, str(n))
+
+
+def build_pdf_l(book: dict, out_pdf_path, style: str = "l") -> dict:
+    """Style "l" (see STYLES): laid out once; the truth adds the headers, feet, thumb tabs and
+    pictures of every page."""
+    st = STYLES[style]
+    sty = _styles_l(st)
+    out = Path(out_pdf_path)
+    story, truth_blocks, headings = _story_l(book, st, sty)
+    doc = PaperDoc(str(out), book, st)
+    doc.build([Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate("later"),
+               FrameBreak()] + story)  # fmt: skip
+    place_truth(doc, headings, truth_blocks)
+    figures = [
+        dict(key=b["key"], page=b["page"], pdf_page_index=b["pdf_page_index"], column=b["column"],
+             **b["wraps_figure"])
+        for b in truth_blocks if "wraps_figure" in b
+    ]  # fmt: skip
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="8x10in",
+        page_tint="#" + PAPER_L.hexval()[2:],
+        column_width_pt=round(col_width_i(st), 2),
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+        page_tabs=doc.page_tabs,
+        figures=figures,
+    )
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -3038,6 +3406,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_j(book, out_pdf_path, style)
     if st.header_layout == "top-inner-number-landscape":
         return build_pdf_k(book, out_pdf_path, style)
+    if st.header_layout == "paper-tabs-8x10":
+        return build_pdf_l(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
