@@ -69,6 +69,12 @@ ELEVENTH = "eleventh"
 #: measured once unseen, with the reader of the style j mending: 20 of 28 blocks whole, 14 with
 #: the right page and section, 14 extra blocks; then mended on it: 28 of 28.
 TWELFTH = "twelfth"
+#: The book in style "l" (8 x 10 in pages on tinted paper, thumb tabs with the chapter number
+#: at the outer edge, Q:/A: pairs, a table of values in a box, an inset sidebar without a fill,
+#: a paragraph wrapped around a picture), made apart from the reader and measured once unseen,
+#: with the reader of the style k mending: 29 of 32 blocks whole, 18 with the right page and
+#: section, 11 extra blocks.
+THIRTEENTH = "thirteenth"
 #: Every book the reader has been mended on.
 READ = (*TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH)
 
