@@ -3,6 +3,8 @@ in a form the test books do not print: the rules must hold for a book not seen y
 
 from __future__ import annotations
 
+import re
+
 from indexer.archive.sources.pdf import layout, reading_order
 from indexer.archive.sources.pdffurniture import printed_numbers
 from indexer.archive.sources.pdfpage import Char, Page, lines_of
@@ -499,3 +501,66 @@ def test_a_compound_broken_at_one_of_its_hyphens_keeps_it_and_a_word_broken_join
     _, blocks = layout([_page(0, chars)])
     assert "this end-of-turn looting" in blocks[0].text
     assert "the loot is carried off." in blocks[0].text
+
+
+def test_a_thumb_tab_s_number_beside_the_columns_is_no_text_and_no_heading():
+    pages = []
+    for i, chapter in enumerate(["3", "4"]):
+        chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16) if i == 0 else []
+        chars += _column(
+            40, 80, [f"body {'ab'[i]} line {j:02d} ".ljust(50, "k") for j in range(30)]
+        )
+        chars += _chars(chapter, 592 if i % 2 else 2, 120 + 60 * i, 12, bold=True, colour=0xFFFFFF)
+        chars += _chars(str(64 + i), 40, 780, 8)
+        pages.append(_page(i, chars))
+    _, blocks = layout(pages)
+    assert [(b.section, b.page) for b in blocks] == [("Chapter", "64")]
+    assert not re.search(r"\b[34]\b", blocks[0].text)
+
+
+def test_a_box_title_a_little_larger_than_its_small_print_still_opens_the_box():
+    chars = _chars("Chapter", 40, 30, 18)
+    chars += _column(40, 60, ["A paragraph of body text that runs the whole width here."] * 3)
+    chars += _chars("Teaching Tip", 60, 110, 8.6, bold=True, colour=0x403378)
+    chars += _chars("Set small, this tip is a box of its own, and it", 60, 121, 7.5)
+    chars += _chars("ends on this line.", 60, 130, 7.5)
+    chars += _chars("Body text again, after the box, is another paragraph now.", 40, 150)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.kind, b.title or "") for b in blocks] == [
+        ("paragraph", ""),
+        ("box", "Teaching Tip"),
+        ("paragraph", ""),
+    ]
+
+
+def test_a_coloured_q_and_a_lead_is_no_run_in_heading():
+    purple = 0x6B295C
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 35, 16)
+    chars += _chars("Questions", 40, 60, bold=True)
+    chars += _chars("Q:", 40, 80, bold=True, colour=purple) + _chars("May we drop it?", 54, 80)
+    chars += _chars("A:", 40, 98, bold=True, colour=purple) + _chars("Yes, at any time.", 54, 98)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text) for b in blocks] == [
+        ("Chapter > Questions", "Q: May we drop it?"),
+        ("Chapter > Questions", "A: Yes, at any time."),
+    ]
+
+
+def test_lines_set_short_beside_a_picture_run_on_in_their_paragraph():
+    # Justified to x 265; the first four lines end together at x 175 (a picture beside them).
+    short = [f"short line {i} beside it ".ljust(30, "m") for i in range(4)]
+    full = [f"full line {i} of the column ".ljust(50, "n") for i in range(6)]
+    chars = _chars("Chapter", 40, 30, 18) + _column(40, 60, short + full)
+    chars += _chars("A second paragraph starts here.", 40, 192)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:12] for b in blocks] == ["short line 0", "A second par"]
+
+
+def test_a_heading_in_colour_ranks_above_one_in_black_of_about_its_size():
+    chars = _chars("The Book", 40, 20, 22) + _chars("Chapter", 40, 45, 16)
+    chars += _chars("Section", 40, 70, 10.5, bold=True, colour=0x403378)
+    chars += _chars("A paragraph in the section, ending here.", 40, 86)
+    chars += _chars("Subsection", 40, 106, 10.6, font="BoldItalic", bold=True)
+    chars += _chars("A paragraph in the subsection, ending here.", 40, 122)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == ["Chapter > Section", "Chapter > Section > Subsection"]

@@ -24,18 +24,19 @@ line with the rest of the book rather than with one book's measures:
     interrupts reads on past it;
   * headings: against the body text (the commonest size and colour): clearly larger, or, at
     about its size, a line set off whole in bold or colour that stands apart (space above, or
-    first in its column) and does not end like a sentence; sizes rank the levels, the largest,
-    if only on the first page, is the title; a bold lead term in a colour of its own is a
-    heading run into its paragraph, a level below; a number set apart beside a heading (a
+    first in its column) and does not end like a sentence; sizes rank the levels (within 2%,
+    one in colour above one in the body's colour), the largest, if only on the first page, is
+    the title; a bold lead term (a word, not the "Q:" of a question) in a colour of its own is
+    a heading run into its paragraph, a level below; a number set apart beside a heading (a
     chapter number in a circle) is part of it;
   * a paragraph starts after a vertical gap, an indented first line (a drop capital's lines
     are not), a line that ended short of its column's edge (in a ragged-right column: short
     enough for the next line's first word to have fit), or a bold lead term ("POISON.");
     otherwise it runs on, across column and page breaks, and so do the lines of a passage set
-    in from the edge in a face of its own (a quotation in italics); a list item ("• ...", or
-    a numbered step, "2." or "b)", after a sentence's end) is a block of its own, without its
-    bullet, its lines set where its text starts; so are a definition's lines under its bold
-    term.
+    in from the edge in a face of its own (a quotation in italics) and lines justified short
+    of the edge together (beside a picture); a list item ("• ...", or a numbered step, "2."
+    or "b)", after a sentence's end) is a block of its own, without its bullet, its lines set
+    where its text starts; so are a definition's lines under its bold term.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ from indexer.archive.sources.pdfmarks import (
     distinct_colour,
     mark_footnotes,
     mark_headings,
+    mark_short_measures,
     number_marks,
+    rank_headings,
     run_in_heading,
     unbox_bands,
 )
@@ -188,10 +191,9 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     mark_footnotes(body, body_size)
     mark_headings(body, body_size, body_colour)
     body = number_marks(body)
-    # Levels rank by the largest letter (a heading in small capitals by its capitals).
-    heads = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
+    heads = rank_headings(body, body_colour)
     title_size = None
-    top = [ln for ln in body if ln.heading and round(ln.cap_size, 1) == (heads or [0])[0]]
+    top = [ln for ln in body if ln.heading and ln.rank == (heads or [0])[0]]
     if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
     return _blocks(body, printed, heads, title_size, body_colour)
@@ -205,6 +207,7 @@ def _blocks(
     body_colour: int,
 ) -> tuple[str | None, list[Block]]:
     edges = _column_edges(body)
+    mark_short_measures(body, edges)
     title: str | None = None
     # The heading path, each heading with its level: a heading keeps those of higher levels
     # above it (a level the book skips leaves no sibling behind in the path).
@@ -216,7 +219,7 @@ def _blocks(
     main: tuple[Part, Line] | None = None  # the text's last block, read on past notes
     anchors: dict[tuple[int, str], str] = {}  # a footnote mark on a page: its line's section
     for ln in body:
-        size = round(ln.cap_size, 1)
+        size = ln.rank
         if size == title_size and ln.heading:
             title = ln.text if title is None else f"{title} {ln.text}"
             continue
@@ -395,7 +398,7 @@ def _starts_block(
     _, right, justified = edges[(prev.page, prev.col)]
     room = right - prev.x1
     fits = 1.5 * ln.size if justified else ln.first_word + 0.3 * ln.size
-    prev_full = prev.boxed < 0 and (room < fits or prev.text.endswith("-"))
+    prev_full = prev.boxed < 0 and (room < fits or prev.text.endswith("-") or prev.short_measure)
     # A bold lead term starts a paragraph, unless it is the rest of one the line before
     # began ("BASE" / "COST. Every kind ...").
     lead = ln.lead_bold and not (prev.tail_bold and not prev.text.endswith(SENTENCE_END))

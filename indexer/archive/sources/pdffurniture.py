@@ -3,7 +3,8 @@ marks, and the printed page number, found by comparing the pages with one anothe
 
   * furniture: a line repeated at one height with the same text (digits aside) on at least
     half of the pages, or a line set apart at a page edge at a height that recurs so (a header
-    naming each page's chapter changes its text, not its place);
+    naming each page's chapter changes its text, not its place), or a mark of a few letters
+    beside the columns (a thumb tab);
   * the printed number: of the number-like tokens a page prints in its furniture or at its
     edges (else on a line of its own), the one whose value minus the page's place in the PDF
     is the same on most pages
@@ -65,6 +66,19 @@ def _edge_lines(page: Page) -> list[list[Line]]:
                 out.append(band)
                 break
     return out
+
+
+def _beside_the_text(page: Page) -> list[Line]:
+    """A mark of a few letters or digits wholly outside the page's text, beside its columns
+    (a thumb tab's chapter number at the outer edge): no word of the text."""
+    text = [ln for ln in page.lines if len(ln.text) >= 10]
+    if not text:
+        return []
+    lo, hi = min(ln.x0 for ln in text), max(ln.x1 for ln in text)
+    return [
+        ln for ln in page.lines
+        if len(ln.text.replace(" ", "")) <= 4 and (ln.x1 < lo or ln.x0 > hi)
+    ]  # fmt: skip
 
 
 def _outermost(tops: list[float], edge: float, depth: int) -> list[float]:
@@ -135,6 +149,9 @@ def printed_numbers(
     when no page prints a number."""
     edges = [_edge_lines(page) for page in pages]
     furnished = furniture(pages, edges)
+    # Marks beside the text are furniture too, but no page's number (a tab's chapter number
+    # counts up as well).
+    beside = {id(ln) for page in pages for ln in _beside_the_text(page)}
     edge_ids = {id(ln) for bands in edges for band in bands for ln in band}
     # The body's numbers only when the furniture has none that count: a table of numbers in
     # the body may count up from page to page as well.
@@ -145,10 +162,10 @@ def printed_numbers(
             break
     else:
         fallback = labels or [""] * len(pages)
-        return {p.number: label for p, label in zip(pages, fallback)}, furnished
+        return {p.number: label for p, label in zip(pages, fallback)}, furnished | beside
     for t in tokens:
         if t.value - t.page == offset:
             furnished.add(id(t.line))
     # A page before the first numbered one (a cover) prints none: no number below 1.
     numbers = {p.number: p.number + offset for p in pages}
-    return {i: str(n) if n >= 1 else "" for i, n in numbers.items()}, furnished
+    return {i: str(n) if n >= 1 else "" for i, n in numbers.items()}, furnished | beside

@@ -31,8 +31,8 @@ def unbox_bands(body: list[Line], body_size: float) -> None:
 
 
 def box_small_print(body: list[Line], body_size: float) -> None:
-    """Lines set smaller than the body, under a bold title line of their own size (or a bold
-    "Tip:" leading the first line), are a box even when no fill or frame holds them (an
+    """Lines set smaller than the body, under a bold title line of their own size or a little
+    larger (or a bold "Tip:" leading the first line), are a box even when no fill or frame holds them (an
     example between two rules, a sidebar at the foot of the page, a note in the margin):
     each such run, in reading order, is one box."""
     run: list[Line] = []
@@ -49,12 +49,14 @@ def box_small_print(body: list[Line], body_size: float) -> None:
 
     for ln in body:
         small = ln.boxed < 0 and ln.size < body_size * 0.92
+        # Its title may be set a little larger, short of a heading at the body's size.
+        between = ln.boxed < 0 and ln.bold and not small and ln.size < body_size * 0.98
         # A bold line (or a "Tip:") after the box's text is the next box's title (its own
         # may wrap).
         next_title = (ln.bold or ln.lead.endswith(":")) and any(not r.bold for r in run)
-        if not small or (run and (ln.page != run[-1].page or next_title)):
+        if not (small or between) or (run and (ln.page != run[-1].page or next_title)):
             close()
-        if small:
+        if small or (between and all(r.bold for r in run)):
             run.append(ln)
     close()
 
@@ -130,6 +132,37 @@ def ends_sentence(text: str, ends: tuple[str, ...] = SENTENCE_END) -> bool:
     return text.rstrip(CLOSING).endswith(ends)
 
 
+def mark_short_measures(body: list[Line], edges: dict[tuple[int, int], list[float]]) -> None:
+    """Lines of a justified column set to a shorter measure (beside a picture the text runs
+    around): two lines or more, line under line, ending together short of the column's edge.
+    Each is full, as a line reaching the edge is."""
+    for above, ln in zip(body, body[1:]):
+        _, right, justified = edges[(ln.page, ln.col)]
+        together = (
+            justified and (above.page, above.col) == (ln.page, ln.col) and above.boxed == ln.boxed
+            and 0 <= ln.top - above.bottom < 0.45 * ln.size and abs(above.x1 - ln.x1) < 0.5
+            and right - ln.x1 > 1.5 * ln.size and not (above.heading or ln.heading)
+        )  # fmt: skip
+        if together:
+            above.short_measure = ln.short_measure = True
+
+
+def rank_headings(body: list[Line], body_colour: int) -> list[float]:
+    """Each heading's rank (`Line.rank`), and the ranks, highest first: levels rank by the
+    largest letter (a heading in small capitals by its capitals); sizes within 2% of each
+    other are one size, where a heading in a colour of its own ranks above one in the body's
+    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6)."""
+    sizes = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
+    group: dict[float, float] = {}
+    for size in sizes:
+        group[size] = next((g for g in group.values() if size >= 0.98 * g), size)
+    for ln in body:
+        if ln.heading:
+            coloured = distinct_colour(ln.colour, body_colour)
+            ln.rank = group[round(ln.cap_size, 1)] + (0.01 if coloured else 0.0)
+    return sorted({ln.rank for ln in body if ln.heading}, reverse=True)
+
+
 def number_marks(body: list[Line]) -> list[Line]:
     """The body without the headings' number marks (a chapter number in a circle beside its
     heading, set apart on the same line): each is put in front of its heading's text, as the
@@ -160,10 +193,12 @@ def distinct_colour(colour: int, body: int) -> bool:
 def run_in_heading(ln: Line, body_colour: int) -> str | None:
     """A heading run into its paragraph's first line ("Bless and Curse. A bless card..."):
     a bold lead term in a colour of its own, ending in a full stop or colon. Its text stays
-    in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading."""
+    in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading,
+    nor is a single letter (the "Q:" and "A:" of a question and its answer)."""
     after = ln.text[len(ln.lead) :].strip()  # the paragraph's start (bold itself, maybe)
     if ln.boxed >= 0 or not after or not ln.lead[:1].isupper() or not ln.lead.endswith((".", ":")):
         return None
     if not distinct_colour(ln.lead_colour, body_colour):
         return None
-    return ln.lead.rstrip(".:").strip() or None
+    term = ln.lead.rstrip(".:").strip()
+    return term if sum(c.isalpha() for c in term) >= 2 else None

@@ -93,6 +93,8 @@ class Line:
     note: str = ""  # the raised mark it starts with: a footnote's first line ("¹ A released ...")
     marks: list[str] = field(default_factory=list)  # raised footnote marks inside it
     footnote: bool = False  # a line of a footnote (set by pdfmarks)
+    short_measure: bool = False  # justified short of its column's edge (beside a picture)
+    rank: float = 0.0  # a heading's: its level's size (set by pdfmarks.rank_headings)
 
 
 @dataclass
