@@ -154,6 +154,12 @@ def score(document: Document, truth: dict) -> dict:
         for h in truth.get("headings", [])
         if h.get("printed_as")
     }
+    # A chapter's label printed over its title on a band ("CHAPTER 6" / "Resting") too.
+    printed.update({
+        f"{h['band_label']} {h['text']}".lower(): h["text"].lower()
+        for h in truth.get("headings", [])
+        if h.get("band_label")
+    })  # fmt: skip
     rows = []
     for block in truth["blocks"]:
         i = got.get(block["plain_text"])
@@ -183,6 +189,13 @@ def score(document: Document, truth: dict) -> dict:
             # A footnote is printed after its marker.
             mark = block["marker"]
             i = got.get(f"{mark} {block['plain_text']}", got.get(f"{mark}{block['plain_text']}"))
+        if i is None and (block.get("rule_number") or block.get("see_also")):
+            # A rule's number printed before it, a "See also ..." line after it, as printed.
+            lead = f"{block['rule_number']} " if block.get("rule_number") else ""
+            tail = f" {block['see_also']['printed']}" if block.get("see_also") else ""
+            text = block["plain_text"]
+            forms = (f"{lead}{text}{tail}", f"{text}{tail}", f"{lead}{text}")
+            i = next((got[f] for f in forms if f in got), None)
         found = document.blocks[i] if i is not None else None
         rows.append({
             "key": block["key"],

@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l]
-    python make_pdf.py --all OUTDIR                      # the thirteen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m]
+    python make_pdf.py --all OUTDIR                      # the fourteen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -233,7 +233,48 @@ and its corner, chapter and its corner) and thumb tab ("page_tabs": number, chap
 tab's top in points from the page's top), the pictures ("figures": key, page, column, side and
 size), the page size, the paper tint and the column width.
 
-Only reportlab (BSD) and PyYAML are needed. The output is deterministic
+Style "m" (used only by fourteenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 200 x 265 mm; the book
+title in a large dark serif across the top of the first page, then two equal unruled columns in a
+7 mm gutter; a serif body in an embedded TrueType face from the system's fonts-dejavu (DejaVu Serif
+Condensed 9.6 pt on 13.4 pt) justified and hyphenated, paragraphs without indent set apart by a
+small gap; NUMBERED RULE PARAGRAPHS: every paragraph carries a rule number ("6.3": the chapter's
+number, counted from the book's `first_chapter` (default 1), then the paragraph's place in its
+chapter; boxes are not numbered) in a small coloured bold sans hanging in a lane at the column's
+left, the text set beside it; every chapter OPENS A NEW PAGE (the columns of the page before may end
+short) under a dark BAND ACROSS THE WHOLE PAGE, bleeding off both edges, with "CHAPTER 6"
+letter-spaced in a light colour over the chapter's title REVERSED OUT in white; section headings in
+a serif bold italic CENTRED over the column between two thin rules; level-3 headings in a coloured
+bold sans over the text beside the lane; boxes as wide as their column on a pale fill in a thin frame
+with CUT CORNERS, their title set INTO the frame's top edge (the line broken behind it) and their
+text in a small sans; a paragraph with `see` (keys of other paragraphs) ENDS WITH A
+CROSS-REFERENCE line in coloured italics, "See also 6.7 (p. 247).", naming each one's rule number
+and the printed page where it starts (the book is laid out again until those pages settle); one
+PULL QUOTE: the sentence given as `pull_quote` of a block (it must occur in the block's text) is
+repeated in large italics between two thick rules in a box STRADDLING THE GUTTER half-way down a
+page where that block is printed (the first such page that does not open a chapter), the two
+columns narrowed on the gutter's side beside it so that their lines run around it (the text goes on
+from above the quote to beside it to under it within each column; drawn after the text); on top,
+drawn after the text over a hairline, the running header in italics in the OUTER corner and the
+chapter in effect at the top of the page in the INNER one, but nothing on a page that opens a
+chapter; at the foot of every page the page number white in a dark HEXAGON centred between two
+coloured rules. In the truth a chapter heading has "column": 0, "placement": "band", "number" (as
+printed in the label), "band_label" ("CHAPTER 6") and "reversed": true; a section heading adds
+"centred" and "rules_beside"; a paragraph records its "rule_number" ("6.3", not part of
+"plain_text") and, when it has a cross-reference line, "see_also" ("printed": the line as printed,
+not part of "plain_text"; "targets": key, rule number and page of each); a box adds
+"title_on_frame"; a block with lines beside the pull quote adds "beside_pull_quote", and lines above,
+beside and under the quote in one column of one page count as one place (no "continues" entry). The
+pull quote is NOT a block: it is listed only in "pull_quotes" (its text, "repeats": the key of the
+block whose text holds it, "not_a_block": true, page, PDF page index, "straddles": "gutter", font,
+size and "bbox_pt": left, top, right and bottom in points from the page's top-left corner); a reader
+should keep it out of the blocks. The truth JSON also lists every page's header ("page_headers":
+text and corner, chapter and corner, all null on a chapter's opening page), foot ("page_footers":
+number, position and shape), the chapter openings ("chapter_openings": chapter, number, page), the
+body font, the page size, the column width and the width of the rule-number lane.
+
+Only reportlab (BSD) and PyYAML are needed (style "m" also the system's DejaVu fonts). The
+output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
 
@@ -243,14 +284,14 @@ import io
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import yaml
 from reportlab import rl_config
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_JUSTIFY, TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -263,6 +304,7 @@ from reportlab.platypus import (
     ImageAndFlowables,
     NextFrameFlowable,
     NextPageTemplate,
+    PageBreak,
     PageTemplate,
     Paragraph,
     Spacer,
@@ -287,6 +329,7 @@ BOOKS = (
     "eleventh.yaml",
     "twelfth.yaml",
     "thirteenth.yaml",
+    "fourteenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -525,6 +568,23 @@ STYLES = {
                box_border_width=0.7, header_layout="paper-tabs-8x10", h1_space_before=14,
                h2_space_before=9, indent_after_heading=False, box_title_size=9.4,
                box_padding=(8, 8, 6, 7), page_size=(8 * 72.0, 10 * 72.0)),
+    # 200 x 265 mm pages, two equal unruled columns; a serif body in an embedded TrueType (DejaVu
+    # Serif Condensed 9.6 pt on 13.4 pt) justified and hyphenated, every paragraph a NUMBERED RULE
+    # ("6.3") with its number hanging in a lane at the column's left; every chapter opens a NEW
+    # PAGE under a dark band across the page, its title reversed out in white under "CHAPTER 6";
+    # section headings CENTRED between two thin rules; boxes with CUT CORNERS, the title set into
+    # the frame's top edge; "See also 6.5 (p. 247)." cross-references ending some paragraphs; a
+    # PULL QUOTE in large italics straddling the gutter, the columns narrowed beside it; on top the
+    # running header outer and the chapter inner (none on a chapter's opening page), at the foot
+    # the page number white in a dark hexagon, centred between two rules.
+    "m": Style("m", 15 * mm, 15 * mm, 20 * mm, 22 * mm, 7 * mm, "DejaVuSerifCond",
+               "DejaVuSerifCond-Bold", "Helvetica-Bold", 9.6, 13.4, 19, 10.6, 4, 0, "top", "center",
+               colors.Color(0.97, 0.955, 0.93), colors.Color(0.64, 0.31, 0.1), 23,
+               h2_font="Times-BoldItalic", h2_color=colors.Color(0.1, 0.18, 0.21),
+               box_title_font="Helvetica-Bold", box_title_color=colors.Color(0.64, 0.31, 0.1),
+               box_border_width=0.9, header_layout="bands-hexagon-200x265", h1_space_before=0,
+               h2_space_before=9, indent_after_heading=False, box_title_size=9,
+               box_padding=(8, 8, 9, 7), page_size=(200 * mm, 265 * mm)),
 }
 # fmt: on
 
@@ -3390,6 +3450,488 @@ def build_pdf_l(book: dict, out_pdf_path, style: str = "l") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "m"
+DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")  # style "m": its body font (fonts-dejavu)
+BAND_M = 24 * mm  # style "m": height of the dark chapter band across the page
+BAND_FRAME_M = BAND_M + 6 * mm  # the band and the room under it before the columns start
+LANE_M = 8.5 * mm  # style "m": the lane at a column's left that holds the rule numbers
+QUOTE_M = {"w": 62 * mm, "pad": 2.5 * mm, "gap": 4 * mm, "side": 3 * mm, "size": 13.2,
+           "leading": 16.6}  # style "m": the pull quote straddling the gutter  # fmt: skip
+INK_M = colors.Color(0.1, 0.18, 0.21)  # style "m": the chapter band, the hexagon, the quote
+GLOW_M = colors.Color(0.95, 0.75, 0.47)  # style "m": "CHAPTER 6" on the band
+CHAMFER_M = 3.2 * mm  # style "m": the cut corners of a box's frame
+
+
+def _register_dejavu() -> None:
+    """DejaVu Serif Condensed (the system's fonts-dejavu), embedded as TrueType subsets."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    have = set(pdfmetrics.getRegisteredFontNames())
+    fonts = (("DejaVuSerifCond", "DejaVuSerifCondensed.ttf"),
+             ("DejaVuSerifCond-Bold", "DejaVuSerifCondensed-Bold.ttf"),
+             ("DejaVuSerifCond-Italic", "DejaVuSerifCondensed-Italic.ttf"))  # fmt: skip
+    for name, file in fonts:
+        if name not in have:
+            path = DEJAVU_DIR / file
+            if not path.exists():
+                raise FileNotFoundError(f"style m needs the DejaVu fonts (fonts-dejavu): {path}")
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+
+
+def hexagon(canv, cx: float, cy: float, r: float, **kw) -> None:
+    """A regular hexagon with points left and right, centred on (cx, cy)."""
+    path = canv.beginPath()
+    corners = [(cx + r * c, cy + r * s) for c, s in
+               ((1, 0), (0.5, 0.866), (-0.5, 0.866), (-1, 0), (-0.5, -0.866), (0.5, -0.866))]  # fmt: skip
+    path.moveTo(*corners[-1])
+    for x, y in corners:
+        path.lineTo(x, y)
+    canv.drawPath(path, **kw)
+
+
+class BandHeading(Flowable):
+    """Style "m": a chapter heading reversed out in white on a dark band across the whole page,
+    bleeding off both edges, with "CHAPTER 6" letter-spaced over the title."""
+
+    def __init__(self, text: str, key: str, label: str, st: Style):
+        super().__init__()
+        self.text, self.label, self.st = text, label, st
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 1, text
+
+    def wrap(self, availWidth, availHeight):
+        if pdfmetrics.stringWidth(self.text, self.st.head_font, self.st.h1) > availWidth - 8 * mm:
+            raise ValueError(f"style m: chapter heading too long for the band: {self.text!r}")
+        self.width, self.height = availWidth, BAND_FRAME_M
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        base = self.height - BAND_M
+        canv.saveState()
+        canv.setFillColor(INK_M)
+        canv.rect(-st.left, base, st.page_size[0], BAND_M, stroke=0, fill=1)
+        t = canv.beginText(0, base + BAND_M - 8.2 * mm)
+        t.setFont("Helvetica-Bold", 8.4)
+        t.setCharSpace(2.2)
+        t.setFillColor(GLOW_M)
+        t.textOut(self.label)
+        t.setCharSpace(0)
+        canv.drawText(t)
+        canv.setFillColor(colors.white)
+        canv.setFont(st.head_font, st.h1)
+        canv.drawString(0, base + 5.2 * mm, self.text)
+        canv.restoreState()
+
+
+class CentredHeading(Flowable):
+    """Style "m": a section heading centred over its column, a thin rule on each side of it."""
+
+    def __init__(self, text: str, key: str, st: Style):
+        super().__init__()
+        self.text, self.st = text, st
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 2, text
+        self.keepWithNext = 1
+        self.spaceBefore, self.spaceAfter = st.h2_space_before, 4.5
+
+    def wrap(self, availWidth, availHeight):
+        self.tw = pdfmetrics.stringWidth(self.text, self.st.h2_font, self.st.h2)
+        if self.tw + 16 * mm > availWidth:
+            raise ValueError(f"style m: section heading too long for a column: {self.text!r}")
+        self.width, self.height = availWidth, self.st.h2 * 1.35
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, st, w = self.canv, self.st, self.width
+        y, gap = self.st.h2 * 0.3, 2.6 * mm
+        canv.saveState()
+        canv.setFillColor(st.h2_color)
+        canv.setFont(st.h2_font, st.h2)
+        canv.drawCentredString(w / 2, y, self.text)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.55)
+        mid = y + st.h2 * 0.33
+        canv.line(0, mid, (w - self.tw) / 2 - gap, mid)
+        canv.line((w + self.tw) / 2 + gap, mid, w, mid)
+        canv.restoreState()
+
+
+class LegendBox(ColumnBox):
+    """Style "m": a box in a thin frame with CUT CORNERS on a pale fill, as wide as its column,
+    its title set INTO the top edge of the frame (the frame line broken behind it), its text in a
+    small sans."""
+
+    TOP = 5.5  # room above the frame's top edge for the upper half of the title
+
+    def _make(self, width: float) -> Table:
+        st = replace(self.st, bold_font="Helvetica-Bold")  # lead terms bold in the box's sans
+        t = Table([[Paragraph(markup(self.block["text"], st), self.sty["box"])]], colWidths=[width])
+        pads = zip(("LEFTPADDING", "RIGHTPADDING", "TOPPADDING", "BOTTOMPADDING"), st.box_padding)
+        t.setStyle(TableStyle([(name, (0, 0), (-1, -1), v) for name, v in pads]))
+        return t
+
+    def wrap(self, availWidth, availHeight):
+        w, h = super().wrap(availWidth, availHeight)
+        self.height = h + self.TOP
+        return w, self.height
+
+    def draw(self):
+        canv, st, w = self.canv, self.st, self.width
+        top, c = self.height - self.TOP, CHAMFER_M
+        canv.saveState()
+        path = canv.beginPath()
+        path.moveTo(c, 0)
+        for x, y in (
+            (w - c, 0),
+            (w, c),
+            (w, top - c),
+            (w - c, top),
+            (c, top),
+            (0, top - c),
+            (0, c),
+        ):
+            path.lineTo(x, y)
+        path.close()
+        canv.setFillColor(st.box_fill)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(st.box_border_width)
+        canv.drawPath(path, stroke=1, fill=1)
+        self._table.drawOn(canv, 0, 0)
+        title, size = self.block["title"], st.box_title_size
+        tw = pdfmetrics.stringWidth(title, st.box_title_font, size)
+        if tw + 2 * c + 8 * mm > w:
+            raise ValueError(f"style m: box title too long for its frame: {title!r}")
+        x = c + 3 * mm
+        canv.setFillColor(colors.white)
+        canv.rect(x - 2.2 * mm, top - size * 0.6, tw + 4.4 * mm, size * 1.2, stroke=0, fill=1)
+        canv.setFillColor(st.box_title_color)
+        canv.setFont(st.box_title_font, size)
+        canv.drawString(x, top - size * 0.33, title)
+        canv.restoreState()
+
+
+def _styles_m(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sty.update(
+        rule=ParagraphStyle("rule_m", parent=sty["body"], leftIndent=LANE_M, firstLineIndent=0,
+                            bulletIndent=0, bulletFontName="Helvetica-Bold", bulletFontSize=7.6,
+                            bulletColor=st.box_border),
+        h3=ParagraphStyle("h3_m", fontName="Helvetica-Bold", fontSize=st.size, leading=st.leading,
+                          textColor=st.box_border, leftIndent=LANE_M, spaceBefore=6,
+                          spaceAfter=2, keepWithNext=1),
+        box=box_text_style("box_m", sty["body"], 8.4, 11.1, fontName="Helvetica"),
+        quote=ParagraphStyle("quote_m", fontName="DejaVuSerifCond-Italic", fontSize=QUOTE_M["size"],
+                             leading=QUOTE_M["leading"], alignment=TA_CENTER, textColor=INK_M),
+        title=title_style("title_m", "Times-Bold", st, 1.08, textColor=INK_M),
+    )  # fmt: skip
+    return sty
+
+
+def rule_numbers_m(book: dict) -> dict[str, str]:
+    """Style "m": the rule number of every paragraph ("6.3": chapter, then its paragraphs counted
+    through the chapter; boxes are not numbered)."""
+    numbers, out, chapter, n = chapter_numbers(book), {}, None, 0
+    for b in book["blocks"]:
+        if b["type"] == "heading" and int(b["level"]) == 1:
+            chapter, n = numbers[b["text"]], 0
+        elif b["type"] == "paragraph":
+            if chapter is None:
+                raise ValueError("style m: a paragraph before the first chapter heading")
+            n += 1
+            out[b["key"]] = f"{chapter}.{n}"
+    return out
+
+
+def see_also_m(block: dict, rules: dict[str, str], refs: dict[str, int], first: int) -> dict:
+    """Style "m": the cross-reference line at the end of a paragraph with `see` (rule number and
+    the printed page where the rule starts, from the previous layout)."""
+    targets = [dict(key=k, rule_number=rules[k], page=refs.get(k, first)) for k in block["see"]]
+    refs_text = " and ".join(f"{t['rule_number']} (p. {t['page']})" for t in targets)
+    return {"printed": f"See also {refs_text}.", "targets": targets}
+
+
+def heading_m(block: dict, entry: dict, lvl: int, numbers: dict, st: Style, sty, first: bool):
+    """Style "m": the flowables of a heading; a chapter opens a new page (but the first)."""
+    if lvl == 1:
+        n = numbers[block["text"]]
+        entry.update(number=str(n), band_label=f"CHAPTER {n}", placement="band", reversed=True)
+        band = BandHeading(block["text"], entry["id"], entry["band_label"], st)
+        opening = [] if first else [NextPageTemplate("opening"), PageBreak()]
+        return opening + [band, FrameBreak(), NextPageTemplate("later")]
+    if lvl == 2:
+        entry.update(centred=True, rules_beside=True)
+        return [CentredHeading(block["text"], entry["id"], st)]
+    h = KeyedParagraph(escape(block["text"]), sty["h3"])
+    h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+    return [h]
+
+
+def paragraph_m(block: dict, row: dict, st: Style, sty, rules: dict, refs: dict, first: int):
+    """Style "m": a numbered rule paragraph, the number hanging in the lane, a "See also" line
+    at its end when it has `see`; its truth row completed."""
+    text = markup(block["text"], st)
+    row["rule_number"] = rules[block["key"]]
+    if block.get("see"):
+        row["see_also"] = see = see_also_m(block, rules, refs, first)
+        ink = _hex(st.box_border)
+        text += f'<br/><font name="DejaVuSerifCond-Italic" color="{ink}">{escape(see["printed"])}</font>'
+    p = KeyedParagraph(text, sty["rule"], row["rule_number"])
+    p.gt_key = block["key"]
+    return p
+
+
+def _story_m(book: dict, st: Style, sty, refs: dict) -> tuple[list, list, list]:
+    """The flowables of a style "m" book: (story, truth blocks, headings)."""
+    story, truth_blocks, headings, path = [], [], [], []
+    numbers, rules = chapter_numbers(book), rule_numbers_m(book)
+    first = True
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            story += heading_m(block, entry, lvl, numbers, st, sty, first)
+            first = first and lvl != 1
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "box":
+            row["title_on_frame"] = True
+            story += [Spacer(1, 4), LegendBox(block, st, sty), Spacer(1, 7)]
+        elif kind == "paragraph":
+            story.append(paragraph_m(block, row, st, sty, rules, refs, book["first_page"]))
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+    return story, truth_blocks, headings
+
+
+class BandDoc(TabDoc):
+    """Style "m": every chapter opens a new page under a dark band across the page; on one page a
+    pull quote straddles the gutter, the columns narrowed beside it; the running header in the
+    outer corner and the chapter in the inner one on top (none on a chapter's opening page), the
+    page number white in a dark hexagon centred at the foot between two rules."""
+
+    def __init__(self, filename, book, st: Style, quote: dict | None = None, **kw):
+        """`quote`: the pull quote (its pdf "page", wrapped "para", "text", "key") or None."""
+        self._setup(filename, book, st, **kw)
+        self.colw, self.quote, self.pull_quotes = col_width_i(st), quote, []
+        self.title_h = 27 * mm
+        W, H = st.page_size
+        top, full = H - st.top, W - st.left - st.right
+        hooks = {"onPageEnd": self.draw_marks_m}
+        below = top - self.title_h
+        band = Frame(st.left, below - BAND_FRAME_M, full, BAND_FRAME_M, id="band", **PAD0)
+        opening = Frame(st.left, top - BAND_FRAME_M, full, BAND_FRAME_M, id="band", **PAD0)
+        templates = [
+            PageTemplate("first", [title_frame(st.left, below, full, self.title_h), band]
+                         + self.cols(below - BAND_FRAME_M), **hooks),
+            PageTemplate("opening", [opening] + self.cols(top - BAND_FRAME_M), **hooks),
+            PageTemplate("later", self.cols(top), **hooks),
+        ]  # fmt: skip
+        self.quote_template = PageTemplate("quote", self.quote_frames(), **hooks) if quote else None
+        self.addPageTemplates(templates + ([self.quote_template] if quote else []))
+
+    def cols(self, top: float) -> list[Frame]:
+        st = self.st
+        return column_frames(st.left, st.bottom, (self.colw,) * 2, st.gutter, top - st.bottom)
+
+    def quote_frames(self) -> list[Frame]:
+        """Each column in three frames: above the pull quote, beside it (narrowed on the gutter's
+        side) and under it; their ids "col1-top", "col1-mid", "col1-low", ..."""
+        st, q = self.st, QUOTE_M
+        W, H = st.page_size
+        top = H - st.top
+        zone_h = self.quote["para"].height + 2 * q["gap"]
+        low = (top + st.bottom) / 2 - zone_h / 2
+        cut = q["w"] / 2 - st.gutter / 2 + q["side"]
+        self.quote["zone"] = (st.left + self.colw + st.gutter / 2 - q["w"] / 2, low, q["w"], zone_h)
+        frames = []
+        for i in (1, 2):
+            x = st.left + (i - 1) * (self.colw + st.gutter)
+            frames += [
+                Frame(x, low + zone_h, self.colw, top - low - zone_h, id=f"col{i}-top", **PAD0),
+                Frame(x + (cut if i == 2 else 0), low, self.colw - cut, zone_h, id=f"col{i}-mid",
+                      **PAD0),
+                Frame(x, st.bottom, self.colw, low - st.bottom, id=f"col{i}-low", **PAD0),
+            ]  # fmt: skip
+        return frames
+
+    def handle_pageBegin(self):
+        """The page of the pull quote takes the quote template; the page after it "later"."""
+        if self.quote and self.page + 1 == self.quote["page"]:
+            if self.pageTemplate.id != "later":
+                raise ValueError("style m: the pull quote's page opens a chapter")
+            self.pageTemplate = self.quote_template
+        elif self.pageTemplate is self.quote_template:
+            self.pageTemplate = next(t for t in self.pageTemplates if t.id == "later")
+        super().handle_pageBegin()
+
+    def draw_marks_m(self, canv, doc):
+        """After the page's text: header (not on a chapter's opening page), foot, pull quote."""
+        page = doc.page
+        num = self.printed(page)
+        odd = num % 2 == 1
+        opening = any(p == page for p, _ in self.chapters)
+        head = None if opening else self.book["running_header"]
+        chapter = None if opening else self.chapter_at(page)
+        outer, inner = ("right", "left") if odd else ("left", "right")
+        self.page_headers.append(dict(page=num, pdf_page_index=page - 1, text=head,
+                                      corner=outer if head else None, chapter=chapter,
+                                      chapter_corner=inner if chapter else None))  # fmt: skip
+        self.page_footers.append(dict(page=num, pdf_page_index=page - 1, number=str(num),
+                                      position="centre", shape="hexagon"))  # fmt: skip
+        canv.saveState()
+        if head:
+            self.draw_head_m(canv, head, chapter, odd)
+        self.draw_foot_m(canv, str(num))
+        if self.quote and page == self.quote["page"]:
+            self.draw_quote_m(canv, page)
+        canv.restoreState()
+
+    def draw_head_m(self, canv, head: str, chapter: str, odd: bool) -> None:
+        st = self.st
+        W, H = st.page_size
+        y = H - st.top + 7.5 * mm
+        left, right = st.left, W - st.right
+        canv.setFillColor(colors.Color(0.33, 0.35, 0.37))
+        canv.setFont("Helvetica-Oblique", 7.8)
+        (canv.drawRightString if odd else canv.drawString)(right if odd else left, y, head)
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 7.8)
+        (canv.drawString if odd else canv.drawRightString)(left if odd else right, y, chapter)
+        canv.setStrokeColor(colors.Color(0.6, 0.62, 0.64))
+        canv.setLineWidth(0.4)
+        canv.line(left, y - 3.2, right, y - 3.2)
+
+    def draw_foot_m(self, canv, num: str) -> None:
+        st = self.st
+        W = st.page_size[0]
+        cx, cy, r = W / 2, st.bottom - 11 * mm, 4.4 * mm
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.6)
+        canv.line(st.left, cy, cx - r - 2 * mm, cy)
+        canv.line(cx + r + 2 * mm, cy, W - st.right, cy)
+        canv.setFillColor(INK_M)
+        hexagon(canv, cx, cy, r, stroke=0, fill=1)
+        canv.setFillColor(colors.white)
+        canv.setFont("Helvetica-Bold", 8.6)
+        canv.drawCentredString(cx, cy - 3.1, num)
+
+    def draw_quote_m(self, canv, page: int) -> None:
+        """The pull quote in large italics between two thick rules, centred on the gutter."""
+        st, q, para = self.st, QUOTE_M, self.quote["para"]
+        x0, y0, w, h = self.quote["zone"]
+        H = st.page_size[1]
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(1.8)
+        for y in (y0 + 1.5, y0 + h - 1.5):
+            canv.line(x0, y, x0 + w, y)
+        para.drawOn(canv, x0 + q["pad"], y0 + (h - para.height) / 2)
+        self.pull_quotes.append(dict(
+            text=self.quote["text"], repeats=self.quote["key"], not_a_block=True, page=self.printed(page),
+            pdf_page_index=page - 1, straddles="gutter", font="DejaVuSerifCond-Italic",
+            size=q["size"], bbox_pt=[round(v, 2) for v in (x0, H - y0 - h, x0 + w, H - y0)],
+        ))  # fmt: skip
+
+
+def column_m(frame: str) -> int:
+    """Style "m": the column of a frame ("col2", "col2-mid" -> 2; the chapter band -> 0)."""
+    return 0 if frame == "band" else int(frame[3])
+
+
+def quote_m(book: dict, st: Style, sty, page: int) -> dict | None:
+    """Style "m": the pull quote of the block marked `pull_quote` (a sentence of its text), to go
+    on PDF page `page`; None when the book has none or no page is known yet."""
+    block = next((b for b in book["blocks"] if b.get("pull_quote")), None)
+    if block is None or not page:
+        return None
+    text = block["pull_quote"]
+    if text not in plain_text(block["text"]):
+        raise ValueError(f"style m: the pull quote is not in block {block['key']!r}")
+    para = Paragraph(escape(text), sty["quote"])
+    para.wrap(QUOTE_M["w"] - 2 * QUOTE_M["pad"], 1000)
+    return dict(page=page, para=para, text=text, key=block["key"])
+
+
+def _layout_m(book: dict, st: Style, sty, out, refs: dict, quote_page: int):
+    """One layout of a style "m" book into `out`, cross-references from `refs` (key -> printed
+    page), the pull quote on PDF page `quote_page` (none when 0)."""
+    story, truth_blocks, headings = _story_m(book, st, sty, refs)
+    doc = BandDoc(out, book, st, quote_m(book, st, sty, quote_page))
+    doc.build([Paragraph(escape(book["title"]), sty["title"]), FrameBreak()] + story)
+    return doc, truth_blocks, headings
+
+
+def settle_m(book: dict, doc, page: int) -> tuple[dict, int]:
+    """Style "m": from a layout, the printed page of every block's start (for the "See also"
+    lines) and the PDF page of the pull quote: the first page, not opening a chapter, that holds
+    (a part of) the quoted block, or `page` if it still does."""
+    refs = {key: doc.printed(pg) for key, part, pg, _ in doc.placed if part == 0}
+    block = next((b for b in book["blocks"] if b.get("pull_quote")), None)
+    if block is None:
+        return refs, 0
+    openings = {p for p, _ in doc.chapters}
+    pages = sorted({pg for key, _, pg, _ in doc.placed if key == block["key"]} - openings)
+    if not pages:
+        raise ValueError("style m: the quoted block lies on chapter-opening pages only")
+    return refs, page if page in pages else pages[0]
+
+
+def merge_subframes_m(doc) -> set[str]:
+    """Style "m": parts of a block in consecutive frames of one column on one page (above, beside
+    and under the pull quote) count as one. Returns the keys with lines beside the pull quote."""
+    beside = {key for key, _, _, frame in doc.placed if frame.endswith("-mid")}
+    out, last = [], {}
+    for key, part, page, frame in sorted(doc.placed, key=lambda r: r[:2]):
+        if last.get(key) != (page, column_m(frame)):
+            out.append((key, part, page, frame))
+        last[key] = (page, column_m(frame))
+    doc.placed = out
+    return beside
+
+
+def build_pdf_m(book: dict, out_pdf_path, style: str = "m") -> dict:
+    """Style "m" (see STYLES): laid out again until the "See also" page numbers and the pull
+    quote's page settle; the truth adds the headers, feet, chapter openings and the pull quote."""
+    _register_dejavu()
+    st = STYLES[style]
+    sty = _styles_m(st)
+    out = Path(out_pdf_path)
+    refs, page = {}, 0
+    for _ in range(8):
+        doc, _, _ = _layout_m(book, st, sty, io.BytesIO(), refs, page)
+        settled = settle_m(book, doc, page)
+        if settled == (refs, page):
+            break
+        refs, page = settled
+    else:
+        raise ValueError("style m: the cross-references and the pull quote do not settle")
+    doc, truth_blocks, headings = _layout_m(book, st, sty, str(out), refs, page)
+    beside = merge_subframes_m(doc)
+    place_truth(doc, headings, truth_blocks, column_m)
+    for b in truth_blocks:
+        if b["key"] in beside:
+            b["beside_pull_quote"] = True
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="200x265mm",
+        body_font={"name": "DejaVuSerifCondensed", "size": st.size, "leading": st.leading},
+        column_width_pt=round(col_width_i(st), 2),
+        rule_lane_pt=round(LANE_M, 2),
+        chapter_openings=[dict(chapter=h["text"], number=h["number"], page=h["page"],
+                               pdf_page_index=h["pdf_page_index"])
+                          for h in headings if h["level"] == 1],
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+        pull_quotes=doc.pull_quotes,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -3408,6 +3950,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_k(book, out_pdf_path, style)
     if st.header_layout == "paper-tabs-8x10":
         return build_pdf_l(book, out_pdf_path, style)
+    if st.header_layout == "bands-hexagon-200x265":
+        return build_pdf_m(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
