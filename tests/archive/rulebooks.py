@@ -75,6 +75,12 @@ TWELFTH = "twelfth"
 #: with the reader of the style k mending: 29 of 32 blocks whole, 18 with the right page and
 #: section, 11 extra blocks; then mended on it: 32 of 32.
 THIRTEENTH = "thirteenth"
+#: The book in style "m" (rule numbers hanging in a lane, chapters opening pages under a
+#: reversed band, centred section heads between rules, "See also" lines, a pull quote across the
+#: gutter, boxes titled on their frame, a condensed serif), made apart from the reader and
+#: measured once unseen, with the reader of the style l mending: 5 of 33 blocks whole, 3 with
+#: the right page and section, 266 extra blocks.
+FOURTEENTH = "fourteenth"
 #: Every book the reader has been mended on.
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
