@@ -79,12 +79,12 @@ THIRTEENTH = "thirteenth"
 #: reversed band, centred section heads between rules, "See also" lines, a pull quote across the
 #: gutter, boxes titled on their frame, a condensed serif), made apart from the reader and
 #: measured once unseen, with the reader of the style l mending: 5 of 33 blocks whole, 3 with
-#: the right page and section, 266 extra blocks.
+#: the right page and section, 266 extra blocks; then mended on it: 33 of 33.
 FOURTEENTH = "fourteenth"
 #: Every book the reader has been mended on.
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
-    THIRTEENTH,
+    THIRTEENTH, FOURTEENTH,
 )  # fmt: skip
 
 

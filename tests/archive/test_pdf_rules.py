@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from indexer.archive.sources.pdf import layout, reading_order
-from indexer.archive.sources.pdffurniture import printed_numbers
-from indexer.archive.sources.pdfpage import Char, Page, lines_of
+from indexer.archive.sources.pdf.furniture import printed_numbers
+from indexer.archive.sources.pdf.page import Char, Page, lines_of
 
 WIDTH, HEIGHT = 600.0, 800.0
 
@@ -564,3 +564,79 @@ def test_a_heading_in_colour_ranks_above_one_in_black_of_about_its_size():
     chars += _chars("A paragraph in the subsection, ending here.", 40, 122)
     _, blocks = layout([_page(0, chars)])
     assert [b.section for b in blocks] == ["Chapter > Section", "Chapter > Section > Subsection"]
+
+
+def test_numbered_rules_hang_their_lines_under_the_text_and_keep_a_cross_reference():
+    # "6.1" in a lane at x 40, the rule's text from x 62, its later lines there too.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Resting", 40, 35, 16)
+    chars += _chars("6.1", 40, 60, 7) + _chars(
+        "A rest brings discarded cards back".ljust(45, "p"), 62, 60
+    )
+    chars += _chars("to the hand, and it always costs one".ljust(45, "q"), 62, 72)
+    chars += _chars("card.", 62, 84)
+    chars += _chars("See also 6.7 (p. 247).", 62, 96, font="Italic", colour=0x8A4B1C)
+    chars += _chars("6.2", 40, 110) + _chars(
+        "A short rest is taken at the end of".ljust(45, "r"), 62, 110
+    )
+    chars += _chars("a round.", 62, 122)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:10] for b in blocks] == ["6.1 A rest", "6.2 A shor"]
+    assert blocks[0].text.endswith("card. See also 6.7 (p. 247).")
+
+
+def test_a_band_s_small_label_is_read_into_the_title_set_large_on_it():
+    chars = _chars("The Book", 40, 20, 22)
+    band = _chars("CHAPTER 6", 40, 60, 7, colour=0xE0A050) + _chars(
+        "Resting", 40, 84, 16, colour=0xFFFFFF
+    )
+    body = _column(40, 120, ["A paragraph of body text in the chapter, ending here now."] * 3)
+    lines, gutters = lines_of(0, WIDTH, chars + band + body)
+    page = Page(WIDTH, HEIGHT, lines, [(0.0, 45.0, 600.0, 95.0)], 0, gutters)
+    _, blocks = layout([page])
+    assert {b.section for b in blocks} == {"CHAPTER 6 Resting"}
+    assert not any("CHAPTER" in b.text for b in blocks)
+
+
+def test_a_box_title_set_on_the_frame_s_top_edge_is_the_box_s_title():
+    chars = _chars("The Book", 40, 20, 22) + _chars("Chapter", 40, 45, 16)
+    chars += _column(40, 70, ["A paragraph of body text in the chapter, ending here now."] * 3)
+    chars += _chars("Example: Paying One Hit Point", 50, 112, bold=True)  # on the edge at 109
+    chars += _chars("At the end of round five the character rests.", 50, 126)
+    lines, gutters = lines_of(0, WIDTH, chars)
+    page = Page(WIDTH, HEIGHT, lines, [(45.0, 109.0, 320.0, 140.0)], 0, gutters)
+    _, blocks = layout([page])
+    assert [(b.kind, b.title or "") for b in blocks] == [
+        ("paragraph", ""),
+        ("box", "Example: Paying One Hit Point"),
+    ]
+
+
+def test_a_running_header_printed_on_one_page_only_is_left_out_when_it_names_the_book():
+    # Chapters open pages of their own without a header: only the second page prints one,
+    # the book's title up to its colon and the chapter's heading.
+    first = _chars("Stamina Manual: Resting and", 40, 20, 22) + _chars("Resting", 40, 50, 16)
+    first += _column(40, 80, [f"body a line {j:02d} ".ljust(50, "s") for j in range(40)])
+    second = _chars("Resting", 40, 20, 7) + _chars("Stamina Manual", 400, 20, 7)
+    second += _column(40, 60, [f"body b line {j:02d} ".ljust(50, "t") for j in range(40)])
+    third = _chars("Exhaustion", 40, 50, 16)
+    third += _column(40, 80, [f"body c line {j:02d} ".ljust(50, "u") for j in range(40)])
+    _, blocks = layout([_page(i, chars) for i, chars in enumerate([first, second, third])])
+    assert [b.section for b in blocks] == ["Resting", "Exhaustion"]
+    assert "Stamina" not in " ".join(b.text for b in blocks)
+
+
+def test_a_pull_quote_between_the_columns_repeating_the_text_is_no_block():
+    quote = "A short rest keeps your pace."
+    left = [f"left line {i:02d} of the column ".ljust(50, "v") for i in range(24)]
+    left[20] = f"{quote} And so on".ljust(50, "v")
+    right = [f"right line {i:02d} of the column ".ljust(50, "w") for i in range(24)]
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 35, 16)
+    for i in range(24):
+        short = 6 <= i <= 8  # the lines beside the quote stop (left) or start (right) by it
+        chars += _chars(left[i][:30] if short else left[i], 40, 60 + 12 * i)
+        chars += _chars(right[i][:30] if short else right[i], 420 if short else 320, 60 + 12 * i)
+    chars += _chars(quote, 200, 146, 14, font="Italic")
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:10] for b in blocks] == ["left line "]
+    assert "A short rest keeps your pace. And so" in blocks[0].text
+    assert blocks[0].text.count(quote) == 1

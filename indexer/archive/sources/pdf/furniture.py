@@ -20,7 +20,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from indexer.archive.sources.pdfpage import Line, Page
+from indexer.archive.sources.pdf.page import Line, Page
 
 # A number standing as a word: not part of "x57", "57th" or a decimal "3.5".
 NUMBER = re.compile(r"(?<!\w)(?<!\d[.,])\d{1,4}(?!\w|[.,]\d)")
@@ -68,6 +68,18 @@ def _edge_lines(page: Page) -> list[list[Line]]:
     return out
 
 
+def _titles(pages: list[Page]) -> tuple[set[str], float]:
+    """The texts set large (the book's title and headings), each also up to a colon
+    ("Gloomhaven Stamina Manual: Resting, ..."), as a running header set small repeats them;
+    and the size above which a line is large."""
+    sizes = [ln.size for page in pages for ln in page.lines]
+    if not sizes:
+        return set(), 0.0
+    large = 1.12 * statistics.median(sizes)
+    texts = {" ".join(ln.text.lower().split()) for p in pages for ln in p.lines if ln.size > large}
+    return texts | {t.split(":")[0] for t in texts if ":" in t}, large
+
+
 def _beside_the_text(page: Page) -> list[Line]:
     """A mark of a few letters or digits wholly outside the page's text, beside its columns
     (a thumb tab's chapter number at the outer edge): no word of the text."""
@@ -103,6 +115,12 @@ def furniture(pages: list[Page], edges: list[list[list[Line]]]) -> set[int]:
         h for bands in edges for h in {round(ln.top / 6) for band in bands for ln in band}
     )
     found = {id(ln) for page in pages for ln in page.lines if _furniture_key(ln) in same_text}
+    # A header naming the book or the chapter, where too few pages print one to compare.
+    titles, large = _titles(pages)
+    found |= {
+        id(ln) for bands in edges for band in bands for ln in band
+        if ln.size <= large and " ".join(ln.text.lower().split()) in titles
+    }  # fmt: skip
     for page, bands in zip(pages, edges):
         for band in bands:
             recurs = [heights[round(ln.top / 6)] >= least for ln in band]

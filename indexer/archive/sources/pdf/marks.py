@@ -1,6 +1,6 @@
 """What each line of a rulebook's body is, beside its text: a heading (and at which size), a
 run-in heading, a box's line (filled, or small print under a title), a footnote's line, or a
-number mark beside a heading. The passes of ``pdf.layout`` that mark lines, before ``pdf``
+number mark beside a heading. The passes of ``reader.layout`` that mark lines, before ``reader``
 makes blocks of them; each compares a line with the body text (its commonest size and
 colour), never with one book's measures."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.archive.sources.pdfpage import Line
+from indexer.archive.sources.pdf.page import Line
 
 SENTENCE_END = (".", ",", ";", ":", "!", "?")
 CLOSING = "\"'”’»)]"  # what may follow a sentence's end ("... bite.”")
@@ -18,14 +18,24 @@ UNFRAMED = 10_000  # the box numbers of boxes no fill holds, above any page's fi
 def unbox_bands(body: list[Line], body_size: float) -> None:
     """A fill that holds no body text is a band behind a heading (or the book's title), not a
     box: only lines clearly larger than the body, or one line that does not end like a
-    sentence. Its text is read as any other line (white on colour is text like any other)."""
+    sentence, or a title under a small label. Its text is read as any other line (white on
+    colour is text like any other)."""
     fills: dict[tuple[int, int], list[Line]] = {}
     for ln in body:
         if ln.boxed >= 0:
             fills.setdefault((ln.page, ln.boxed), []).append(ln)
     for lines in fills.values():
         larger = all(ln.size > body_size * 1.12 for ln in lines)
-        if larger or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
+        # A chapter's band: its title set large under a small label ("CHAPTER 6"), which is
+        # read as part of the title, as printed.
+        label = (
+            len(lines) == 2 and lines[1].size > body_size * 1.12 >= lines[0].size * 1.12
+            and not any(ends_sentence(ln.text) for ln in lines)
+        )  # fmt: skip
+        if label:
+            lines[1].text = f"{lines[0].text} {lines[1].text}"
+            lines[0].text = ""
+        if larger or label or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
             for ln in lines:
                 ln.boxed = -1
 
@@ -63,7 +73,7 @@ def box_small_print(body: list[Line], body_size: float) -> None:
 
 def mark_footnotes(body: list[Line], body_size: float) -> None:
     """Footnotes: small print led by a raised mark (its lines on to the column's end or the
-    next note). They are read where they stand, at the foot of their column; ``pdf`` gives
+    next note). They are read where they stand, at the foot of their column; ``reader`` gives
     each the section of the line that carries its mark and reads the text on past them."""
     note: Line | None = None
     for ln in body:

@@ -1,6 +1,6 @@
 """One PDF page as the reader sees it: its characters set into lines, its column frame and its
-filled areas. Nothing here knows about other pages (that is ``pdffurniture``) or about blocks
-(``pdf``).
+filled areas. Nothing here knows about other pages (that is ``furniture``) or about blocks
+(``reader``).
 
   * lines: characters on one baseline, split at the column gutter and at any gap wider than a
     gutter could be;
@@ -16,7 +16,6 @@ filled areas. Nothing here knows about other pages (that is ``pdffurniture``) or
 
 from __future__ import annotations
 
-import bisect
 import ctypes
 import re
 import statistics
@@ -26,39 +25,17 @@ from typing import Any
 
 import numpy as np
 
-ICON_FONT = re.compile(r"dingbat|symbol|icon|glyph|wingding", re.I)
+from indexer.archive.sources.pdf.chars import Char, drop_caps, raised_marks, without_marks
+
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
 BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
-NUMBERED = re.compile(r"(\d{1,2}[.)]|[a-z]\)) ")  # a step's mark: "2. ", "2) " or "b) "
-NOTE_MARK = re.compile(r"[\d*†‡§]{1,3}")  # a footnote's mark, set raised ("go.¹", "¹ A ...")
+# A step's or a rule's mark: "2. ", "2) ", "b) " or "6.10 ".
+NUMBERED = re.compile(r"(\d{1,2}[.)]|\d{1,2}(?:\.\d{1,3})+|[a-z]\)) ")
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
 Gutter = tuple[float, float]  # x0, x1 of the band between two columns
-
-
-@dataclass
-class Char:
-    c: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    font: str
-    size: float
-    unmapped: bool = False
-    bold: bool = False
-    colour: int = 0  # fill colour as 0xRRGGBB
-    baseline: float = 0.0
-    # The PDF sets a space before it: a word space however narrow the gap (an italic letter's
-    # box may reach into the space after it).
-    space_before: bool = False
-    raised: bool = False  # set small above the baseline of the line it was read on
-
-    @property
-    def icon(self) -> bool:
-        return bool(ICON_FONT.search(self.font)) or self.unmapped or 0xE000 <= ord(self.c) <= 0xF8FF
 
 
 @dataclass
@@ -92,9 +69,10 @@ class Line:
     hang: float = 0.0  # with either: where its text starts (a list item's lines align there)
     note: str = ""  # the raised mark it starts with: a footnote's first line ("¹ A released ...")
     marks: list[str] = field(default_factory=list)  # raised footnote marks inside it
-    footnote: bool = False  # a line of a footnote (set by pdfmarks)
+    footnote: bool = False  # a line of a footnote (set by marks)
     short_measure: bool = False  # justified short of its column's edge (beside a picture)
-    rank: float = 0.0  # a heading's: its level's size (set by pdfmarks.rank_headings)
+    around: bool = False  # set around a pull quote: the space it leaves is no paragraph's gap
+    rank: float = 0.0  # a heading's: its level's size (set by marks.rank_headings)
 
 
 @dataclass
@@ -177,7 +155,7 @@ def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
 def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line], list[Gutter]]:
     """Characters -> lines (one baseline, split at the page's column gutters and at any gap
     wider than a gutter), and the gutters, left to right."""
-    caps = _drop_caps(chars)
+    caps = drop_caps(chars)
     # One row per baseline, within 2 pt: small capitals and a bold lead term sit on the body's
     # baseline though their boxes end higher or lower.
     rows: list[list[Char]] = []
@@ -187,8 +165,9 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             rows.append([])
             start = ch.baseline
         rows[-1].append(ch)
-    rows = _raised_marks(rows)
+    rows = raised_marks(rows)
     gutters = column_gutters(width, rows)
+    body = statistics.median(ch.size for row in rows for ch in row) if rows else 0.0
     segments: list[list[Char]] = []
     for row in rows:
         row.sort(key=lambda c: c.x0)
@@ -199,7 +178,11 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             across = any(
                 prev.x1 <= g1 and ch.x0 >= g0 and gap >= 0.5 * (g1 - g0) for g0, g1 in gutters
             )
-            if across or gap > 2.5 * max(ch.size, 1):
+            # Text set much larger beside text of the body's size (a pull quote between the
+            # columns) is a line of its own.
+            small, big = sorted((prev.size, ch.size))
+            apart = big >= 1.3 * small and 0.9 * body <= small <= 1.12 * body and gap > 0.3 * small
+            if across or apart or gap > 2.5 * max(ch.size, 1):
                 segments.append(segment)
                 segment = []
             segment.append(ch)
@@ -210,83 +193,6 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             if top - 1 <= line.top and line.bottom <= bottom + 2 and 0 <= line.x0 - x1 < 12:
                 line.beside_cap = True
     return lines, gutters
-
-
-def _raised_marks(rows: list[list[Char]]) -> list[list[Char]]:
-    """A mark set small and raised beside a word (a footnote's "¹") has a baseline of its own:
-    it is moved onto the row of the word it stands by (the first or last of a line)."""
-    sizes = [ch.size for row in rows for ch in row]
-    if not sizes:
-        return rows
-    small = 0.85 * statistics.median(sizes)
-    bases = [row[0].baseline for row in rows]
-    for i, row in enumerate(rows):
-        if min(ch.size for ch in row) >= small:
-            continue
-        row.sort(key=lambda c: c.x0)
-        for run in _runs(row):
-            if len(run) > 3 or max(ch.size for ch in run) >= small:
-                continue
-            base = run[0].baseline
-            near = range(i + 1, bisect.bisect_right(bases, base + 1.3 * run[0].size))
-            by = next((j for j in near if _stands_by(run, rows[j])), None)
-            if by is not None:
-                for ch in run:
-                    row.remove(ch)
-                    ch.raised, ch.baseline = True, rows[by][0].baseline
-                    rows[by].append(ch)
-    return [row for row in rows if row]
-
-
-def _runs(row: list[Char]) -> list[list[Char]]:
-    """A row's characters (sorted by x) in runs set close together, as a word's letters are."""
-    runs = [[row[0]]]
-    for prev, ch in zip(row, row[1:]):
-        if ch.x0 - prev.x1 > 0.3 * ch.size:
-            runs.append([])
-        runs[-1].append(ch)
-    return runs
-
-
-def _stands_by(run: list[Char], row: list[Char]) -> bool:
-    """Whether a small run is raised beside a larger letter of `row`, touching it."""
-    size = max(ch.size for ch in run)
-    for ch in row:
-        rise = ch.baseline - run[0].baseline
-        if ch.size * 0.85 < size or not 0.2 * ch.size <= rise <= 0.65 * ch.size:
-            continue
-        if (
-            -0.5 <= run[0].x0 - ch.x1 <= 0.5 * ch.size
-            or -0.5 <= ch.x0 - run[-1].x1 <= 0.5 * ch.size
-        ):
-            return True
-    return False
-
-
-def _drop_caps(chars: list[Char]) -> list[tuple[float, float, float]]:
-    """Drop capitals (a paragraph's first letter set over several lines) moved into the first
-    line beside them, as that line's first letter; returned as (right edge, top, bottom) of
-    the space each took, whose lines start beside it rather than indented."""
-    if not chars:
-        return []
-    body = statistics.median(ch.size for ch in chars)
-    found = []
-    for cap in [ch for ch in chars if ch.size >= 2.2 * body and ch.c.isalpha()]:
-        alone = not any(
-            other is not cap and other.size > 1.5 * body and abs(other.baseline - cap.baseline) < 2
-            for other in chars
-        )
-        beside = [
-            ch for ch in chars
-            if ch is not cap and 0 <= ch.x0 - cap.x1 < 2 * body and abs(ch.top - cap.top) < body
-        ]  # fmt: skip
-        if not alone or not beside:
-            continue
-        first = min(beside, key=lambda ch: ch.x0)
-        found.append((cap.x1, cap.top, cap.bottom))
-        cap.x1, cap.top, cap.bottom = first.x0, first.top, first.bottom
-        cap.size, cap.baseline = first.size, first.baseline
-    return found
 
 
 def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
@@ -352,7 +258,7 @@ def _beside_short_column(width: float, free: np.ndarray, narrowest: float) -> li
 
 
 def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
-    segment, note, marks = _without_marks(segment)
+    segment, note, marks = without_marks(segment)
     line = Line(
         segment,
         page_no,
@@ -405,29 +311,6 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     if any(line.x0 < g0 and line.x1 > g1 for g0, g1 in gutters):
         line.col = -1
     return line
-
-
-def _without_marks(segment: list[Char]) -> tuple[list[Char], str, list[str]]:
-    """The line's letters without its raised footnote marks; the mark leading the line (a
-    footnote's own) and the others (a raised "nd" by a "2" is a word's part and stays)."""
-    kept: list[Char] = []
-    note, marks = "", []
-    i = 0
-    while i < len(segment):
-        j = i
-        while j < len(segment) and segment[j].raised:
-            j += 1
-        mark = "".join(ch.c for ch in segment[i:j])
-        if j > i and NOTE_MARK.fullmatch(mark) and not (kept and kept[-1].c.isdigit()):
-            if not kept:
-                note = mark
-            else:
-                marks.append(mark)
-            i = j
-            continue
-        kept += segment[i : max(j, i + 1)]
-        i = max(j, i + 1)
-    return (kept, note, marks) if kept else (segment, "", [])
 
 
 def _first_word_width(segment: list[Char], tracking: float) -> float:

@@ -9,8 +9,8 @@ ends. Chosen by measurement against pdfminer.six, pdfplumber and pypdf (docs/dec
 
 The layout is read from the page, never from the file's structure, by rules that compare a
 line with the rest of the book rather than with one book's measures:
-  * lines, the column frame and fills: ``pdfpage``; running headers, footers and printed page
-    numbers: ``pdffurniture``; what each line is (heading, run-in heading, box): ``pdfmarks``;
+  * lines, the column frame and fills: ``page``; running headers, footers and printed page
+    numbers: ``furniture``; what each line is (heading, run-in heading, box): ``marks``;
   * reading order: a full-width line (a title, a band across the columns) parts the page into
     bands read top to bottom; in each, the columns from left to right, a column of small print
     (margin notes) last, each note of the section of the text beside it, the text it
@@ -43,16 +43,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-import statistics
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
-from indexer.archive.sources.pdffurniture import printed_numbers
-from indexer.archive.sources.pdfmarks import (
+from indexer.archive.sources.pdf.furniture import printed_numbers
+from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
     box_small_print,
     distinct_colour,
@@ -64,9 +62,12 @@ from indexer.archive.sources.pdfmarks import (
     run_in_heading,
     unbox_bands,
 )
-from indexer.archive.sources.pdfpage import OBJECT, Line, Page, read_page
+from indexer.archive.sources.pdf.order import reading_order
+from indexer.archive.sources.pdf.page import OBJECT, Line, Page, read_page
 from indexer.errors import InvalidRequest
 
+# A cross reference on a line of its own under its paragraph ("See also 6.7 (p. 247).").
+CROSS_REF = re.compile(r"(?:see|see also|siehe|voir|vedi|ver|zie|se)\b.*\d.*", re.I)
 # A box's title repeated over its rest on the next column or page.
 CONTINUED = re.compile(
     r"(.+?)\s*[(\[]?(?:continued|cont(?:'?d)?\.?|fortsetzung|forts\.|suite|continua|"
@@ -126,37 +127,6 @@ def _label(doc: Any, index: int) -> str:
     return buf.raw[: size - 2].decode("utf-16-le", errors="replace")
 
 
-def reading_order(lines: list[Line]) -> list[Line]:
-    """A page's lines in reading order: each full-width line closes a band of the page, and
-    within a band the columns are read from left to right. A short line set right above a
-    full-width one, from the same left edge (a sidebar's title), opens its band."""
-    wide = [ln for ln in lines if ln.col < 0]
-    for ln in lines:
-        if ln.col >= 0 and any(
-            abs(w.x0 - ln.x0) < 2 and 0 <= w.top - ln.bottom < 0.6 * ln.size for w in wide
-        ):
-            ln.col = -1
-    full = sorted(ln.top for ln in lines if ln.col < 0)
-    # A slim column of small print beside the text (margin notes) is read after the text's
-    # columns (a text column that holds a box of small print is as wide as the others).
-    sizes = [ln.size for ln in lines]
-    columns: dict[int, list[Line]] = {}
-    for ln in lines:
-        if ln.col >= 0:
-            columns.setdefault(ln.col, []).append(ln)
-    widths = {
-        col: max(ln.x1 for ln in mine) - min(ln.x0 for ln in mine) for col, mine in columns.items()
-    }
-    if sizes:
-        page_size = statistics.median(sizes)
-        for col, mine in columns.items():
-            slim = widths[col] < 0.6 * max(widths.values())
-            if slim and statistics.median(ln.size for ln in mine) < 0.92 * page_size:
-                for ln in mine:
-                    ln.margin = True
-    return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.top))
-
-
 def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | None, list[Block]]:
     """The title and the blocks of the pages, in reading order (`labels`: the PDF's own page
     labels, used when the pages print no numbers)."""
@@ -165,9 +135,10 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     for page in pages:
         keep = [ln for ln in page.lines if id(ln) not in furniture and ln.text]
         for ln in keep:
+            # In a fill or frame; a title set on the frame's top edge is half in it.
             ln.boxed = next(
                 (j for j, (x0, top, x1, bottom) in enumerate(page.rects)
-                 if x0 - 1 <= ln.x0 and ln.x1 <= x1 + 1 and top - 1 <= ln.top
+                 if x0 - 1 <= ln.x0 and ln.x1 <= x1 + 1 and top - 1 <= (ln.top + ln.bottom) / 2
                  and ln.bottom <= bottom + 1),
                 -1,
             )  # fmt: skip
@@ -187,6 +158,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     for ln in body:
         ln.face_apart = ln.font != body_font or distinct_colour(ln.colour, body_colour)
     unbox_bands(body, body_size)
+    body = [ln for ln in body if ln.text]  # a band's label read into its title
     box_small_print(body, body_size)
     mark_footnotes(body, body_size)
     mark_headings(body, body_size, body_colour)
@@ -384,12 +356,15 @@ def _starts_block(
         return current[2] != (ln.page, ln.boxed) or item
     if current[0].kind == "box" or prev is None or item:
         return True
+    if CROSS_REF.fullmatch(ln.text) and prev.page == ln.page and len(ln.text) < 60:
+        return False  # part of the paragraph it refers from
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size and not ln.beside_cap
-    if hang is not None:
+    if hang is not None and not ln.beside_cap:
         # Across a column or page break too, the item's lines start where its text does.
         indent = abs(ln.x0 - left - hang) > 0.5 * ln.size
     gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
+    gap = gap and not ln.around
     if _inset(ln, prev, left):
         return gap
     # The line before ran to its column's edge: in a justified column, up to it; in a ragged

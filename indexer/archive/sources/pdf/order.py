@@ -1,0 +1,75 @@
+"""A page's lines in reading order: bands of the page read top to bottom, the columns of each
+band from left to right, a slim column of small print (margin notes) and a pull quote between
+the columns after them. ``reader`` reads blocks from the lines in this order."""
+
+from __future__ import annotations
+
+import statistics
+from bisect import bisect_right
+
+from indexer.archive.sources.pdf.page import Line
+
+
+def reading_order(lines: list[Line]) -> list[Line]:
+    """A page's lines in reading order: each full-width line closes a band of the page, and
+    within a band the columns are read from left to right. A short line set right above a
+    full-width one, from the same left edge (a sidebar's title), opens its band."""
+    repeated = _pull_quotes(lines)
+    lines = [ln for ln in lines if id(ln) not in repeated]
+    wide = [ln for ln in lines if ln.col < 0]
+    for ln in lines:
+        if ln.col >= 0 and any(
+            abs(w.x0 - ln.x0) < 2 and 0 <= w.top - ln.bottom < 0.6 * ln.size for w in wide
+        ):
+            ln.col = -1
+    full = sorted(ln.top for ln in lines if ln.col < 0)
+    # A slim column of small print beside the text (margin notes) is read after the text's
+    # columns (a text column that holds a box of small print is as wide as the others).
+    sizes = [ln.size for ln in lines]
+    columns: dict[int, list[Line]] = {}
+    for ln in lines:
+        if ln.col >= 0:
+            columns.setdefault(ln.col, []).append(ln)
+    widths = {
+        col: max(ln.x1 for ln in mine) - min(ln.x0 for ln in mine) for col, mine in columns.items()
+    }
+    if sizes:
+        page_size = statistics.median(sizes)
+        for col, mine in columns.items():
+            slim = widths[col] < 0.6 * max(widths.values())
+            if slim and statistics.median(ln.size for ln in mine) < 0.92 * page_size:
+                for ln in mine:
+                    ln.margin = True
+    return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.top))
+
+
+def _pull_quotes(lines: list[Line]) -> set[int]:
+    """Lines across the gutter that stop well inside both columns (a pull quote set between
+    them) are read after the columns, as margin notes are, and close no band of the page;
+    around them, the space they leave is no paragraph's gap, and the lines of the right
+    column that start beside them are not indented. Returns the quotes' lines (by id) when
+    they repeat the page's text, as a pull quote does: no words of their own."""
+    cols = [ln for ln in lines if ln.col >= 0]
+    if not cols:
+        return set()
+    lo, hi = min(ln.x0 for ln in cols), max(ln.x1 for ln in cols)
+    inset = 0.15 * (hi - lo)
+    quotes = [ln for ln in lines if ln.col < 0 and ln.x0 > lo + inset and ln.x1 < hi - inset]
+    for q in quotes:
+        q.col, q.margin = max(ln.col for ln in cols) + 1, True  # a column of its own
+        for ln in cols:
+            if q.top - 2 * ln.size < ln.top < q.bottom + 2 * ln.size:
+                # A column the quote reaches into starts its lines after it.
+                left = min(other.x0 for other in cols if other.col == ln.col)
+                ln.around = True
+                ln.beside_cap = ln.beside_cap or left < q.x1 <= ln.x0 + 1
+    said = _letters(" ".join(q.text for q in quotes))
+    text = " ".join(ln.text for ln in sorted(cols, key=lambda ln: (ln.col, ln.top)))
+    repeats = said and said in _letters(text)
+    return {id(q) for q in quotes} if repeats else set()
+
+
+def _letters(text: str) -> str:
+    """A text's letters and digits only, lower case (a quote compared with the text it
+    repeats, whatever its line breaks and hyphens)."""
+    return "".join(c for c in text.lower() if c.isalnum())
