@@ -640,3 +640,37 @@ def test_a_pull_quote_between_the_columns_repeating_the_text_is_no_block():
     assert [b.text[:10] for b in blocks] == ["left line "]
     assert "A short rest keeps your pace. And so" in blocks[0].text
     assert blocks[0].text.count(quote) == 1
+
+
+def test_a_header_on_two_pages_only_at_their_edge_is_left_out():
+    # Five pages; the three that open chapters print no header, the other two the same one.
+    pages = []
+    for i in range(5):
+        chars = [] if i % 2 == 0 else _chars("STAMINA GUIDE - REFERENCE", 40, 20, 7)
+        if i % 2 == 0:
+            chars += _chars(f"Chapter {i // 2 + 1}", 40, 50, 16)
+        rows = [f"page {i} body line {j:02d} ".ljust(50, "x") for j in range(40)]
+        chars += _column(40, 80, rows)
+        pages.append(_page(i, chars))
+    _, blocks = layout(pages)
+    assert "STAMINA" not in " ".join(b.text for b in blocks)
+
+
+def test_a_numbered_rule_runs_on_in_a_column_that_holds_only_its_last_lines():
+    # 6.5 starts at the foot of the left column; the right column holds only its last lines,
+    # set where its text starts, with no rule number to measure the lane from.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 35, 16)
+    for i in range(20):
+        chars += _chars(f"6.{i + 1}" if i % 4 == 0 else "", 40, 60 + 12 * i, 7)
+        end = "." if i % 4 == 3 else "y"  # each rule's last line ends its sentence
+        chars += _chars(f"rule text line {i:02d} ".ljust(44, "y") + end, 62, 60 + 12 * i)
+    chars += _column(342, 60, [f"its last lines {j} ".ljust(45, "z") for j in range(3)] + ["end."])
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:8] for b in blocks] == [
+        "6.1 rule",
+        "6.5 rule",
+        "6.9 rule",
+        "6.13 rul",
+        "6.17 rul",
+    ]
+    assert blocks[-1].text.endswith("end.")

@@ -2,9 +2,9 @@
 marks, and the printed page number, found by comparing the pages with one another.
 
   * furniture: a line repeated at one height with the same text (digits aside) on at least
-    half of the pages, or a line set apart at a page edge at a height that recurs so (a header
-    naming each page's chapter changes its text, not its place), or a mark of a few letters
-    beside the columns (a thumb tab);
+    half of the pages (at a page's edge, on two), or a line set apart at a page edge at a
+    height that recurs so (a header naming each page's chapter changes its text, not its
+    place), or a mark of a few letters beside the columns (a thumb tab);
   * the printed number: of the number-like tokens a page prints in its furniture or at its
     edges (else on a line of its own), the one whose value minus the page's place in the PDF
     is the same on most pages
@@ -115,6 +115,15 @@ def furniture(pages: list[Page], edges: list[list[list[Line]]]) -> set[int]:
         h for bands in edges for h in {round(ln.top / 6) for band in bands for ln in band}
     )
     found = {id(ln) for page in pages for ln in page.lines if _furniture_key(ln) in same_text}
+    # At a page's edge, the same text at the same height twice is enough (a header the pages
+    # that open chapters leave out).
+    at_edges = Counter(
+        k for bands in edges for k in {_furniture_key(ln) for band in bands for ln in band}
+    )
+    found |= {
+        id(ln) for bands in edges for band in bands for ln in band
+        if at_edges[_furniture_key(ln)] >= 2
+    }  # fmt: skip
     # A header naming the book or the chapter, where too few pages print one to compare.
     titles, large = _titles(pages)
     found |= {

@@ -196,17 +196,7 @@ def _blocks(
             title = ln.text if title is None else f"{title} {ln.text}"
             continue
         if ln.heading and size in heads:
-            after_heading = bool(parts) and parts[-1][0].kind == "heading"
-            wrapped = (
-                after_heading and prev is not None and prev.cap_size == ln.cap_size
-                and abs(ln.top - prev.bottom) < ln.size
-            )  # fmt: skip
-            text = " ".join(ln.text.replace(OBJECT, " ").split())  # an ornament is no word
-            if wrapped and path:
-                path[-1] = (path[-1][0], f"{path[-1][1]} {text}")  # wrapped onto a 2nd line
-            else:
-                level = heads.index(size)
-                path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
+            path = _heading_path(ln, prev, parts, path, heads.index(size))
             prev, main = ln, None
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
@@ -241,6 +231,8 @@ def _blocks(
             parts[-1][0].title += " " + ln.text  # a box's title wrapped onto a second line
             prev = ln
             continue
+        elif hang is not None and prev is not None and (prev.page, prev.col) != (ln.page, ln.col):
+            hang = ln.x0 - edges[(ln.page, ln.col)][0]  # the item's lines in this column
         # A bullet is no word of the text; a step's number stays ("2. Read the ...").
         parts[-1][1].append(ln.text[2:] if ln.bullet else ln.text)
         parts[-1][0].icons += len(ln.icons)
@@ -250,6 +242,21 @@ def _blocks(
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
     _join_texts([(b, lines) for b, lines, _ in parts if b.kind != "heading"])
     return title, [b for b in blocks if b.text]
+
+
+def _heading_path(
+    ln: Line, prev: Line | None, parts: list[Part], path: list[tuple[int, str]], level: int
+) -> list[tuple[int, str]]:
+    """The heading path once `ln`, a heading of `level`, is read: it keeps the headings of
+    higher levels above it, or goes on the heading before it, wrapped onto a second line."""
+    wrapped = (
+        bool(parts) and parts[-1][0].kind == "heading" and prev is not None
+        and prev.cap_size == ln.cap_size and abs(ln.top - prev.bottom) < ln.size
+    )  # fmt: skip
+    text = " ".join(ln.text.replace(OBJECT, " ").split())  # an ornament is no word
+    if wrapped and path:
+        return [*path[:-1], (path[-1][0], f"{path[-1][1]} {text}")]
+    return [(lv, t) for lv, t in path if lv < level] + [(level, text)]
 
 
 def _section_of(
@@ -321,10 +328,19 @@ def _column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
     paragraph's last line ends short of it; otherwise ragged right, where a line ends wherever
     the next word did not fit."""
     edges: dict[tuple[int, int], list[float]] = {}
-    for ln in [ln for ln in body if not ln.heading] + [ln for ln in body if ln.heading]:
-        edge = edges.setdefault((ln.page, ln.col), [ln.x0, ln.x1, 0.0])
-        if not ln.heading:
-            edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
+    # From the text's own lines where the column has any (a box may be set in from them).
+    kinds = [
+        [ln for ln in body if not ln.heading and ln.boxed < 0],
+        [ln for ln in body if not ln.heading and ln.boxed >= 0],
+        [ln for ln in body if ln.heading],
+    ]
+    source: dict[tuple[int, int], int] = {}
+    for kind, lines in enumerate(kinds):
+        for ln in lines:
+            key = (ln.page, ln.col)
+            edge = edges.setdefault(key, [ln.x0, ln.x1, 0.0])
+            if source.setdefault(key, kind) == kind and kind < 2:
+                edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
     reach: Counter[tuple[int, int]] = Counter()
     count: Counter[tuple[int, int]] = Counter()
     for ln in body:
@@ -361,8 +377,10 @@ def _starts_block(
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size and not ln.beside_cap
     if hang is not None and not ln.beside_cap:
-        # Across a column or page break too, the item's lines start where its text does.
-        indent = abs(ln.x0 - left - hang) > 0.5 * ln.size
+        # Across a column or page break too, the item's lines start where its text does (or
+        # at the edge of a column that holds only them).
+        broke = (prev.page, prev.col) != (ln.page, ln.col)
+        indent = abs(ln.x0 - left - hang) > 0.5 * ln.size and not (broke and not indent)
     gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
     gap = gap and not ln.around
     if _inset(ln, prev, left):
