@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m]
-    python make_pdf.py --all OUTDIR                      # the fourteen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n]
+    python make_pdf.py --all OUTDIR                      # the fifteen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -273,6 +273,39 @@ text and corner, chapter and corner, all null on a chapter's opening page), foot
 number, position and shape), the chapter openings ("chapter_openings": chapter, number, page), the
 body font, the page size, the column width and the width of the rule-number lane.
 
+Style "n" (used only by fifteenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 225 x 290 mm with mirrored
+margins (outer 25 mm, inner 15 mm; odd printed pages are right-hand pages); the book title in a
+large coloured sans over a thick rule across the first page, then two equal unruled columns in a
+7 mm gutter, each with a SIDE-HEAD LANE (22 mm) at its left that holds no body text; a serif body
+(Times 10.2 pt on 13.4 pt) justified and hyphenated in the measure beside the lane, paragraphs
+without indent; between two paragraphs of the same section (nothing else between them) a small
+centred ORNAMENT glyph (ZapfDingbats) in the measure instead of space, left out for a plain 4 pt
+gap when the column has too little room for it and two lines; chapter headings in a large coloured
+sans over a thin rule across the whole column (lane included); section (level-2) headings as SIDE
+HEADS: a small coloured bold sans, several lines, flush right in the lane, their first baseline
+level with the first line of the paragraph beside them (they take no height in the column; a side
+head moves on to the next column when fewer than three lines are left); level-3 headings in a serif
+bold italic over the measure; boxes in the measure on a pale fill beside a thick HALF-TONE bar (the
+style's colour screened to 45 %), their text in a small sans, their TITLE NOT IN THE BOX but in the
+lane beside it, flush right in a coloured sans bold oblique; a paragraph marked `callout: true`
+holds a sentence beginning "Important:" that is printed from there to the paragraph's end on a line
+of its own in BOLD RED sans (still inside the paragraph, no gap before it); no header or footer
+line, but along the OUTER edge of every page (left on even, right on odd printed pages), ROTATED 90
+degrees to read from bottom to top and drawn after the text, the page number in bold near the foot,
+a short rule, the running header in italics and, ending at the top margin, the chapter in effect at
+the top of the page. In the truth a chapter heading adds "rule_below"; a section heading adds
+"placement": "side-head" and "align": "right" (its page and column are those of the paragraph
+beside it); a level-3 heading adds "bold_italic"; a box adds "title_placement": "lane" and "bar":
+"half-tone"; a paragraph with a callout adds "callout" ("printed_as": the callout as printed,
+"lead": "Important:", "own_line", font and colour; "plain_text" keeps the whole text as written).
+The ornaments are NOT blocks: the truth lists them in "ornaments" (the keys of the two paragraphs
+"between" which each stands, "printed" (false when left out), page, PDF page index and column)
+and the glyph in "ornament". The truth JSON also lists every page's rotated edge header
+("page_headers": edge, rotation, reading direction, number, running header and chapter;
+"page_footers" is empty), the page size, the margins, the column width, the lane's width and the
+measure.
+
 Only reportlab (BSD) and PyYAML are needed (style "m" also the system's DejaVu fonts). The
 output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
@@ -291,7 +324,7 @@ from xml.sax.saxutils import escape
 import yaml
 from reportlab import rl_config
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -330,6 +363,7 @@ BOOKS = (
     "twelfth.yaml",
     "thirteenth.yaml",
     "fourteenth.yaml",
+    "fifteenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -585,6 +619,21 @@ STYLES = {
                box_border_width=0.9, header_layout="bands-hexagon-200x265", h1_space_before=0,
                h2_space_before=9, indent_after_heading=False, box_title_size=9,
                box_padding=(8, 8, 9, 7), page_size=(200 * mm, 265 * mm)),
+    # 225 x 290 mm pages with mirrored margins (a wide outer one), two equal unruled columns, each
+    # with a SIDE-HEAD LANE at its left; a serif body (Times 10.2 pt) justified and hyphenated in the
+    # measure beside the lane, paragraphs of a section parted by a small centred ORNAMENT; chapter
+    # headings in a coloured sans over a rule across the column, section headings as SIDE HEADS in
+    # the lane, level-3 headings in bold italics; boxes on a pale fill beside a HALF-TONE bar with
+    # their title in the lane; "Important:" CALLOUT lines in bold red inside paragraphs; no header
+    # line, but the page number, the running header and the chapter ROTATED along the outer edge.
+    "n": Style("n", 25 * mm, 25 * mm, 23 * mm, 22 * mm, 7 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10.2, 13.4, 15.5, 8.6, 2, 0, "top", "outer",
+               colors.Color(0.95, 0.955, 0.92), colors.Color(0.27, 0.36, 0.1), 23,
+               inner=15 * mm, h2_font="Helvetica-Bold", h2_color=colors.Color(0.27, 0.36, 0.1),
+               box_title_font="Helvetica-BoldOblique",
+               box_title_color=colors.Color(0.27, 0.36, 0.1), header_layout="edge-sideheads-225x290",
+               h1_space_before=14, h2_space_before=9, indent_after_heading=False,
+               box_title_size=8.2, box_padding=(9, 8, 6, 7), page_size=(225 * mm, 290 * mm)),
 }
 # fmt: on
 
@@ -3932,6 +3981,276 @@ def build_pdf_m(book: dict, out_pdf_path, style: str = "m") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "n"
+LANE_N = 22 * mm  # style "n": the side-head lane at the left of each column
+LANE_GAP_N = 2.8 * mm  # between the lane's text and the measure
+EDGE_N = 9 * mm  # style "n": the rotated running header's distance from the outer edge
+ORNAMENT_N = "\u2767"  # ZapfDingbats: the small ornament centred between two paragraphs
+ORNAMENT_H = 12.0  # the room an ornament takes between two paragraphs
+CALLOUT_N = colors.Color(0.78, 0.07, 0.07)  # style "n": the "Important:" line inside a paragraph
+GREY_N = colors.Color(0.38, 0.38, 0.36)
+
+
+def col_width_n(st: Style) -> float:
+    """Width of each of the two equal columns of style "n" (lane and measure together)."""
+    return (st.page_size[0] - st.left - st.inner - st.gutter) / 2
+
+
+def halftone(c, share: float = 0.45):
+    """A colour screened to `share` of its strength on white (a half-tone tint)."""
+    return colors.Color(*(1 - share * (1 - v) for v in (c.red, c.green, c.blue)))
+
+
+class SideHead(Flowable):
+    """Style "n": a section heading hanging in the lane at its column's left, set flush right
+    beside the first lines of the paragraph after it; it takes no height, but moves on to the
+    next column when fewer than three lines (or its own height) are left."""
+
+    def __init__(self, text: str, key: str, st: Style, sty):
+        super().__init__()
+        self.para, self.st = Paragraph(escape(text), sty["side"]), st
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 2, text
+        self.spaceBefore = st.h2_space_before
+
+    def wrap(self, availWidth, availHeight):
+        _, self.hh = self.para.wrap(LANE_N - LANE_GAP_N, 1000)
+        need = max(self.hh, 3 * self.st.leading) + 2
+        self.width = availWidth
+        return availWidth, (0 if availHeight >= need else availHeight + 1)
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):  # first baseline level with the body's first baseline under it
+        size = self.para.style.fontSize
+        self.para.drawOn(self.canv, 0, -self.hh - (self.st.size - size))
+
+
+class Ornament(Flowable):
+    """Style "n": a small ornament centred in the measure between two paragraphs of a section;
+    left out (a plain 4 pt gap instead) when a column has too little room left for it and two
+    lines."""
+
+    def __init__(self, before: str, after: str, st: Style):
+        super().__init__()
+        self.keys, self.st, self.shown = (before, after), st, True
+
+    def wrap(self, availWidth, availHeight):
+        self.width = availWidth
+        self.shown = availHeight >= ORNAMENT_H + 2 * self.st.leading
+        return availWidth, ORNAMENT_H if self.shown else min(4.0, availHeight)
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        if self.shown:
+            self.canv.setFillColor(self.st.box_border)
+            self.canv.setFont("ZapfDingbats", 7.5)
+            self.canv.drawCentredString(LANE_N + (self.width - LANE_N) / 2, 3.2, ORNAMENT_N)
+
+
+class LaneBox(ColumnBox):
+    """Style "n": a box in the measure on a pale fill beside a thick HALF-TONE bar at its left,
+    its title not in the box but in the lane beside it, flush right, in a coloured sans."""
+
+    def _make(self, width: float) -> Table:
+        st = replace(self.st, bold_font="Helvetica-Bold")
+        t = Table([[Paragraph(markup(self.block["text"], st), self.sty["box"])]], colWidths=[width])
+        pads = zip(("LEFTPADDING", "RIGHTPADDING", "TOPPADDING", "BOTTOMPADDING"), st.box_padding)
+        t.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), st.box_fill),
+            ("LINEBEFORE", (0, 0), (-1, -1), 4.5, halftone(st.box_border)),
+            *[(name, (0, 0), (-1, -1), v) for name, v in pads],
+        ]))  # fmt: skip
+        return t
+
+    def wrap(self, availWidth, availHeight):
+        self.title = Paragraph(escape(self.block["title"]), self.sty["lane_title"])
+        _, self.th = self.title.wrap(LANE_N - LANE_GAP_N, 1000)
+        self._table = self._make(availWidth - LANE_N)
+        _, self.bh = self._table.wrap(availWidth - LANE_N, availHeight)
+        self.width, self.height = availWidth, max(self.bh, self.th + self.st.box_padding[2])
+        return self.width, self.height
+
+    def draw(self):
+        self._table.drawOn(self.canv, LANE_N, self.height - self.bh)
+        self.title.drawOn(self.canv, 0, self.height - self.st.box_padding[2] - self.th)
+
+
+def _styles_n(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    side = ParagraphStyle("side_n", fontName="Helvetica-Bold", fontSize=8.6, leading=10.2,
+                          alignment=TA_RIGHT, textColor=st.h2_color)  # fmt: skip
+    sty.update(
+        body=ParagraphStyle("body_n", parent=sty["body"], leftIndent=LANE_N),
+        h1=h1_style("h1_n", st, 1.12, 7),
+        h3=ParagraphStyle("h3_n", fontName="Times-BoldItalic", fontSize=st.size + 0.4,
+                          leading=st.leading, leftIndent=LANE_N, spaceBefore=7, spaceAfter=2),
+        side=side,
+        lane_title=ParagraphStyle("lane_title_n", parent=side, fontName="Helvetica-BoldOblique",
+                                  fontSize=st.box_title_size, leading=st.box_title_size + 1.8,
+                                  textColor=st.box_title_color),
+        box=box_text_style("box_n", sty["body"], 8.6, 11.2, fontName="Helvetica", leftIndent=0),
+        title=title_style("title_n", "Helvetica-Bold", st, 1.1, textColor=st.box_border),
+    )  # fmt: skip
+    sty["h1"].keepWithNext = 0  # NeedSpace keeps it with its text instead
+    return sty
+
+
+def heading_n(block: dict, entry: dict, lvl: int, st: Style, sty) -> list:
+    """Style "n": a chapter heading over a rule across its column, a section heading as a side
+    head in the lane, a level-3 heading in bold italics over the measure."""
+    text = block["text"]
+    if lvl == 2:
+        entry.update(placement="side-head", align="right")
+        return [SideHead(text, entry["id"], st, sty)]
+    if lvl == 1:
+        entry["rule_below"] = True
+        h = RuledHeading(escape(text), sty["h1"])
+        h.rule_color, need = st.box_border, st.h1 * 1.12 + 11 + 4 * st.leading
+    else:
+        entry["bold_italic"] = True
+        h, need = KeyedParagraph(escape(text), sty["h3"]), 9 + 4 * st.leading
+    h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, text
+    return [NeedSpace(need), h]
+
+
+def paragraph_n(block: dict, row: dict, st: Style, sty) -> KeyedParagraph:
+    """Style "n": a paragraph in the measure; with `callout: true` its text from "Important:" on
+    is printed on a line of its own in bold red (still part of the paragraph)."""
+    text = block["text"]
+    if block.get("callout"):
+        cut = text.find("Important:")
+        if cut < 0:
+            raise ValueError(f"style n: no 'Important:' in block {block['key']!r}")
+        call, red = text[cut:], _hex(CALLOUT_N)
+        bold = replace(st, bold_font="Helvetica-Bold")
+        body = (markup(text[:cut].rstrip(), st) + f'<br/><font name="Helvetica-Bold" color="{red}">'
+                + markup(call, bold, bold_lead=False) + "</font>")  # fmt: skip
+        row["callout"] = dict(printed_as=plain_text(call), lead="Important:", own_line=True,
+                              font="Helvetica-Bold", colour=red)  # fmt: skip
+    else:
+        body = markup(text, st)
+    p = KeyedParagraph(body, sty["body"])
+    p.gt_key = block["key"]
+    return p
+
+
+def _story_n(book: dict, st: Style, sty) -> tuple[list, list, list]:
+    """The flowables of a style "n" book: (story, truth blocks, headings)."""
+    story, truth_blocks, headings, path = [], [], [], []
+    last_para = None  # the paragraph just before, when nothing came between
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            story += heading_n(block, entry, lvl, st, sty)
+            last_para = None
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "box":
+            row.update(title_placement="lane", bar="half-tone")
+            story += [Spacer(1, 5), LaneBox(block, st, sty), Spacer(1, 9)]
+            last_para = None
+        elif kind == "paragraph":
+            if last_para:
+                story.append(Ornament(last_para, block["key"], st))
+            story.append(paragraph_n(block, row, st, sty))
+            last_para = block["key"]
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+    return story, truth_blocks, headings
+
+
+class EdgeDoc(TabDoc):
+    """Style "n": mirrored margins (the outer one wide), the title on the first page, two equal
+    columns each with a side-head lane; no header line, but along the OUTER edge, rotated to read
+    from bottom to top, the page number, the running header and the chapter (drawn after the
+    text)."""
+
+    def __init__(self, filename, book, st: Style, **kw):
+        self._setup(filename, book, st, **kw)
+        self.colw, self.title_h, self.ornaments = col_width_n(st), 25 * mm, []
+        cols = (self.colw,) * 2
+        self.add_mirrored_templates(self.page_frames(1, self.title_h, cols),
+                                    lambda p: self.page_frames(p, 0, cols),
+                                    onPageEnd=self.draw_edge_n)  # fmt: skip
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, Ornament):
+            before, after = flowable.keys
+            self.ornaments.append(dict(
+                between=[before, after], printed=flowable.shown, page=self.printed(self.page),
+                pdf_page_index=self.page - 1, column=frame_column(self.frame.id),
+            ))  # fmt: skip
+            return
+        super().afterFlowable(flowable)
+
+    def draw_edge_n(self, canv, doc):
+        """After the page's text: along the outer edge, rotated 90 degrees (reading upwards), the
+        page number near the foot, then the running header, the chapter ending at the top margin;
+        on the first page a thick rule under the title."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num, chapter, head = self.printed(page), self.chapter_at(page), self.book["running_header"]
+        odd = num % 2 == 1
+        x = W - EDGE_N if odd else EDGE_N + 7
+        self.page_headers.append(dict(
+            page=num, pdf_page_index=page - 1, edge="right" if odd else "left", rotation=90,
+            reads="bottom-to-top", number=str(num), text=head, chapter=chapter,
+        ))  # fmt: skip
+        canv.saveState()
+        if page == 1:
+            lm, rm = self.margins(page)
+            canv.setFillColor(st.box_border)
+            canv.rect(lm, H - st.top - self.title_h + 4 * mm, W - lm - rm, 1.6, stroke=0, fill=1)
+        canv.translate(x, 0)
+        canv.rotate(90)
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 11)
+        canv.drawString(st.bottom, 0, str(num))
+        x0 = st.bottom + pdfmetrics.stringWidth(str(num), "Helvetica-Bold", 11) + 3 * mm
+        canv.setStrokeColor(halftone(st.box_border))
+        canv.setLineWidth(0.6)
+        canv.line(x0, 3.2, x0 + 10 * mm, 3.2)
+        canv.setFillColor(GREY_N)
+        canv.setFont("Helvetica-Oblique", 8)
+        canv.drawString(x0 + 13 * mm, 0.5, head)
+        canv.setFillColor(st.box_border)
+        canv.setFont("Helvetica-Bold", 8)
+        canv.drawRightString(H - st.top, 0.5, chapter)
+        canv.restoreState()
+
+
+def build_pdf_n(book: dict, out_pdf_path, style: str = "n") -> dict:
+    """Style "n" (see STYLES): laid out once; the truth adds the rotated edge headers of every
+    page, the ornaments between paragraphs and the measures of the side-head lane."""
+    st = STYLES[style]
+    sty = _styles_n(st)
+    out = Path(out_pdf_path)
+    story, truth_blocks, headings = _story_n(book, st, sty)
+    doc = EdgeDoc(str(out), book, st)
+    doc.build([Paragraph(escape(book["title"]), sty["title"]), NextPageTemplate("later"),
+               FrameBreak()] + story)  # fmt: skip
+    place_truth(doc, headings, truth_blocks)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="225x290mm",
+        margins_pt={"inner": round(st.inner, 2), "outer": round(st.left, 2)},
+        column_width_pt=round(doc.colw, 2),
+        side_head_lane_pt=round(LANE_N, 2),
+        measure_pt=round(doc.colw - LANE_N, 2),
+        ornament={"char": ORNAMENT_N, "codepoint": f"U+{ord(ORNAMENT_N):04X}",
+                  "font": "ZapfDingbats", "not_a_block": True},
+        ornaments=doc.ornaments,
+        page_headers=doc.page_headers,
+        page_footers=[],
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -3952,6 +4271,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_l(book, out_pdf_path, style)
     if st.header_layout == "bands-hexagon-200x265":
         return build_pdf_m(book, out_pdf_path, style)
+    if st.header_layout == "edge-sideheads-225x290":
+        return build_pdf_n(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
