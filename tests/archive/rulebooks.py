@@ -81,6 +81,12 @@ THIRTEENTH = "thirteenth"
 #: measured once unseen, with the reader of the style l mending: 5 of 33 blocks whole, 3 with
 #: the right page and section, 266 extra blocks; then mended on it: 33 of 33.
 FOURTEENTH = "fourteenth"
+#: The book in style "n" (side heads hanging in a lane beside the columns, ornaments between
+#: paragraphs, box titles in the lane, "Important:" callouts on a line of their own, the page
+#: number and header rotated along the outer edge), made apart from the reader and measured
+#: once unseen, with the reader of the style m mending: 0 of 30 blocks whole, 0 with the right
+#: page and section, 318 extra blocks (every line read apart; no page number found).
+FIFTEENTH = "fifteenth"
 #: Every book the reader has been mended on.
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
