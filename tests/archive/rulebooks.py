@@ -85,12 +85,14 @@ FOURTEENTH = "fourteenth"
 #: paragraphs, box titles in the lane, "Important:" callouts on a line of their own, the page
 #: number and header rotated along the outer edge), made apart from the reader and measured
 #: once unseen, with the reader of the style m mending: 0 of 30 blocks whole, 0 with the right
-#: page and section, 318 extra blocks (every line read apart; no page number found).
+#: page and section, 318 extra blocks (every line read apart; no page number found); then
+#: mended on it (text set at an angle, side heads in a lane, callouts in a book that parts its
+#: paragraphs with space): 30 of 30.
 FIFTEENTH = "fifteenth"
 #: Every book the reader has been mended on.
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
-    THIRTEENTH, FOURTEENTH,
+    THIRTEENTH, FOURTEENTH, FIFTEENTH,
 )  # fmt: skip
 
 

@@ -3,11 +3,12 @@ in a form the test books do not print: the rules must hold for a book not seen y
 
 from __future__ import annotations
 
+import math
 import re
 
 from indexer.archive.sources.pdf import layout, reading_order
 from indexer.archive.sources.pdf.furniture import printed_numbers
-from indexer.archive.sources.pdf.page import Char, Page, lines_of
+from indexer.archive.sources.pdf.page import Char, Page, lines_of, turned_lines
 
 WIDTH, HEIGHT = 600.0, 800.0
 
@@ -674,3 +675,104 @@ def test_a_numbered_rule_runs_on_in_a_column_that_holds_only_its_last_lines():
         "6.17 rul",
     ]
     assert blocks[-1].text.endswith("end.")
+
+
+def _turned(text: str, x: float, y: float, size: float = 8.0) -> list[Char]:
+    """A line turned a quarter to read from the page's foot up, its letters' origins on `x`,
+    from `y` up (a running header along the page's outer edge)."""
+    out, step = [], 0.5 * size
+    for c in text:
+        if c != " ":
+            out.append(Char(c, x - 0.75 * size, x + 0.2 * size, y - step, y, "Regular", size,
+                            baseline=x, angle=3 * math.pi / 2, along=-y))  # fmt: skip
+        y -= step
+    return out
+
+
+def test_a_page_number_and_header_turned_along_the_edge_are_read_as_furniture():
+    # No horizontal header or footer: each page prints its number, the book's name and its
+    # chapter turned along the outer edge (right on odd pages, left on even ones).
+    pages = []
+    for i in range(3):
+        chars = _chars("The Book", 60, 10, 22) + _chars("Chapter", 60, 40, 16) if i == 0 else []
+        chars += _column(
+            60, 80, [f"body {'abc'[i]} line {j:02d} ".ljust(50, "m") for j in range(30)]
+        )
+        edge = 20 if i % 2 else 580
+        turned = _turned(str(57 + i), edge, 760) + _turned("Campaign Companion", edge, 600)
+        turned += _turned("Chapter", edge, 200)
+        lines, gutters = lines_of(i, WIDTH, chars)
+        pages.append(Page(WIDTH, HEIGHT, lines, [], i, gutters, turned_lines(i, turned)))
+    assert [ln.text for ln in pages[0].turned] == ["57", "Campaign Companion", "Chapter"]
+    printed, _ = printed_numbers(pages)
+    assert printed == {0: "57", 1: "58", 2: "59"}
+    _, blocks = layout(pages)
+    assert [(b.section, b.page) for b in blocks] == [("Chapter", "57")]
+    assert "Companion" not in blocks[0].text and not re.search(r"\b5[789]\b", blocks[0].text)
+
+
+def _side_head(words: list[str], right: float, baseline: float, **style) -> list[Char]:
+    """A side head set flush right at `right`, smaller than the text, line under line."""
+    return [
+        c for i, w in enumerate(words)
+        for c in _chars(w, right - 3.5 * len(w), baseline + 9 * i, 7, **style)
+    ]  # fmt: skip
+
+
+def test_side_heads_in_a_lane_beside_the_text_are_headings_and_a_box_s_title_there_its_own():
+    # Two columns, each with a lane at its left (left column: lane 40-100, text 110-290;
+    # right: lane 300-370, text 380-560). Side heads, bold and coloured and smaller than the
+    # text, stand flush right in the lane, their first line on the baseline of the first line
+    # of the paragraph beside them; the right column's lane starts a gap of 14 pt from the
+    # left column's lines, short of half the band between the columns' text.
+    head = dict(bold=True, colour=0x446611)
+    text = [f"text of the first part {j} ".ljust(40, "p") for j in range(5)]
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _column(110, 80, text)
+    chars += _chars("and the first part ends.", 110, 140)
+    second = [f"text of the second part {j} ".ljust(40, "q") for j in range(6)]
+    chars += _side_head(["Who Keeps", "the Board"], 100, 164, **head)
+    chars += _column(110, 164, second) + _chars("and the second part ends.", 110, 236)
+    third = [f"text of the third part {j} ".ljust(40, "r") for j in range(7)]
+    chars += _side_head(["Hidden", "Hands Over", "a Call"], 370, 80, **head)
+    chars += _column(380, 80, third) + _chars("and the third part ends.", 380, 164)
+    chars += _side_head(["Example:", "One Round"], 370, 190, bold=True, colour=0x446611)
+    chars += _chars("Ana plays from afar and the host", 390, 190, 7)
+    chars += _chars("reads her cards out aloud to her.", 390, 199, 7)
+    lines, gutters = lines_of(0, WIDTH, chars)
+    _, blocks = layout([Page(WIDTH, HEIGHT, lines, [(384.0, 182.0, 560.0, 205.0)], 0, gutters)])
+    assert [(b.section, b.kind, b.title, b.text[:23]) for b in blocks] == [
+        ("Chapter", "paragraph", None, "text of the first part "),
+        ("Chapter > Who Keeps the Board", "paragraph", None, "text of the second part"),
+        ("Chapter > Hidden Hands Over a Call", "paragraph", None, "text of the third part "),
+        (
+            "Chapter > Hidden Hands Over a Call",
+            "box",
+            "Example: One Round",
+            "Ana plays from afar and",
+        ),
+    ]
+    assert blocks[1].text.endswith("and the second part ends.") and "Board" not in blocks[1].text
+
+
+def test_in_a_book_that_parts_paragraphs_with_space_a_callout_on_its_own_line_runs_on():
+    # Paragraphs parted by 6 pt of space, none indented; one sets its closing sentence on a
+    # line of its own in bold red, right under its short line: still that paragraph (where
+    # paragraphs are indented, a short line ends one, as a test above says).
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    y = 80.0
+    for p in range(8):
+        chars += _column(40, y, [f"paragraph {p} line {j} ".ljust(50, "s") for j in range(3)])
+        chars += _chars(f"and paragraph {p} ends.", 40, y + 36)
+        y += 48
+        if p == 2:
+            chars += _chars(
+                "Important: a callout in bold red ends it.", 40, y, bold=True, colour=0xCC1111
+            )
+            y += 12
+        y += 6
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:11] for b in blocks] == [f"paragraph {p}" for p in range(8)]
+    assert blocks[2].text.endswith(
+        "and paragraph 2 ends. Important: a callout in bold red ends it."
+    )

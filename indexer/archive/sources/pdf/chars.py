@@ -31,6 +31,11 @@ class Char:
     # box may reach into the space after it).
     space_before: bool = False
     raised: bool = False  # set small above the baseline of the line it was read on
+    # Set at an angle (radians, clockwise from the page's x axis; 0 for a line across the
+    # page): `baseline` is then its offset across its own direction and `along` its place
+    # along it.
+    angle: float = 0.0
+    along: float = 0.0
 
     @property
     def icon(self) -> bool:

@@ -4,7 +4,8 @@ marks, and the printed page number, found by comparing the pages with one anothe
   * furniture: a line repeated at one height with the same text (digits aside) on at least
     half of the pages (at a page's edge, on two), or a line set apart at a page edge at a
     height that recurs so (a header naming each page's chapter changes its text, not its
-    place), or a mark of a few letters beside the columns (a thumb tab);
+    place), or a mark of a few letters beside the columns (a thumb tab), or text set at an
+    angle (a page number and header turned along the page's edge);
   * the printed number: of the number-like tokens a page prints in its furniture or at its
     edges (else on a line of its own), the one whose value minus the page's place in the PDF
     is the same on most pages
@@ -149,7 +150,7 @@ def _tokens(
     also a line that is only a number, wherever it stands (what a single page, with nothing to
     compare, has)."""
     out = []
-    for ln in page.lines:
+    for ln in page.lines + page.turned:
         numbers = NUMBER.findall(ln.text)
         alone = len(numbers) == 1 and bool(DECORATION.match(NUMBER.sub("", ln.text)))
         if id(ln) in furnished or id(ln) in edges or (anywhere and alone):
@@ -175,7 +176,8 @@ def printed_numbers(
     the lines that print the numbers among it. `labels`: the PDF's own page labels, used only
     when no page prints a number."""
     edges = [_edge_lines(page) for page in pages]
-    furnished = furniture(pages, edges)
+    # Text set at an angle is never the body's: furniture, whose numbers may count.
+    furnished = furniture(pages, edges) | {id(ln) for page in pages for ln in page.turned}
     # Marks beside the text are furniture too, but no page's number (a tab's chapter number
     # counts up as well).
     beside = {id(ln) for page in pages for ln in _beside_the_text(page)}

@@ -108,10 +108,11 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
         else:
             apart = (
                 above is None or above.page != ln.page or above.col != ln.col or above.heading
-                or ln.top - above.bottom > 0.45 * ln.size
+                or ln.top - above.bottom > 0.45 * ln.size or ln.lane
             )  # fmt: skip
+            # A side head in its lane may be set smaller than the text beside it.
             ln.heading = (
-                marked and apart and ln.cap_size >= body_size * 0.98
+                marked and apart and (ln.cap_size >= body_size * 0.98 or ln.lane)
                 and not ends_sentence(ln.text) and not run_in_heading(ln, body_colour)
             )  # fmt: skip
         if marked and runs and _runs_on(runs[-1][-1], above, ln, large):
@@ -157,11 +158,16 @@ def mark_short_measures(body: list[Line], edges: dict[tuple[int, int], list[floa
             above.short_measure = ln.short_measure = True
 
 
-def rank_headings(body: list[Line], body_colour: int) -> list[float]:
+def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[float]:
     """Each heading's rank (`Line.rank`), and the ranks, highest first: levels rank by the
     largest letter (a heading in small capitals by its capitals); sizes within 2% of each
     other are one size, where a heading in a colour of its own ranks above one in the body's
-    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6)."""
+    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6). A side
+    head in its lane, whatever its size, ranks below the headings set clearly larger than the
+    text and above those in the text at about its size: it parts the text they stand in."""
+    for ln in body:
+        if ln.heading and ln.lane:
+            ln.cap_size = body_size * 1.12
     sizes = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
     group: dict[float, float] = {}
     for size in sizes:

@@ -1,6 +1,7 @@
 """A page's lines in reading order: bands of the page read top to bottom, the columns of each
 band from left to right, a slim column of small print (margin notes) and a pull quote between
-the columns after them. ``reader`` reads blocks from the lines in this order."""
+the columns after them; a side head in a lane at a column's left before the text beside it.
+``reader`` reads blocks from the lines in this order."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from indexer.archive.sources.pdf.page import Line
 def reading_order(lines: list[Line]) -> list[Line]:
     """A page's lines in reading order: each full-width line closes a band of the page, and
     within a band the columns are read from left to right. A short line set right above a
-    full-width one, from the same left edge (a sidebar's title), opens its band."""
+    full-width one, from the same left edge (a sidebar's title), opens its band. Lines side by
+    side on one baseline in a column read from the left: a side head (its lines one line) before
+    the text's line beside its first."""
     repeated = _pull_quotes(lines)
     lines = [ln for ln in lines if id(ln) not in repeated]
     wide = [ln for ln in lines if ln.col < 0]
@@ -40,7 +43,9 @@ def reading_order(lines: list[Line]) -> list[Line]:
             if slim and statistics.median(ln.size for ln in mine) < 0.92 * page_size:
                 for ln in mine:
                     ln.margin = True
-    return sorted(lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.top))
+    return sorted(
+        lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.baseline, ln.x0)
+    )
 
 
 def _pull_quotes(lines: list[Line]) -> set[int]:

@@ -11,12 +11,17 @@ filled areas. Nothing here knows about other pages (that is ``furniture``) or ab
   * raised marks: a footnote's mark set small above a line's baseline is read on that line
     (and kept apart from its words);
   * fills: filled or framed rectangles, a box's title strip and its body (two fills, one on
-    the other) merged into one area.
+    the other) merged into one area;
+  * turned text: characters set at an angle (a page number and running header along the
+    page's outer edge) are lines of their own, read along their direction, and never body
+    text: ``furniture`` reads page numbers from them.
 """
 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
+import math
 import re
 import statistics
 from collections import Counter
@@ -26,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from indexer.archive.sources.pdf.chars import Char, drop_caps, raised_marks, without_marks
+from indexer.archive.sources.pdf.lanes import Gutter, side_heads, text_edges
 
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
@@ -35,7 +41,6 @@ BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in a
 NUMBERED = re.compile(r"(\d{1,2}[.)]|\d{1,2}(?:\.\d{1,3})+|[a-z]\)) ")
 
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
-Gutter = tuple[float, float]  # x0, x1 of the band between two columns
 
 
 @dataclass
@@ -73,6 +78,8 @@ class Line:
     short_measure: bool = False  # justified short of its column's edge (beside a picture)
     around: bool = False  # set around a pull quote: the space it leaves is no paragraph's gap
     rank: float = 0.0  # a heading's: its level's size (set by marks.rank_headings)
+    baseline: float = 0.0  # its row's (lines side by side on one row share it)
+    lane: bool = False  # wholly left of its column's text edge (a side head, a box's title)
 
 
 @dataclass
@@ -83,6 +90,7 @@ class Page:
     rects: list[Rect]
     number: int = 0  # in the PDF, from 0 (its lines' `page`)
     gutters: list[Gutter] = field(default_factory=list)
+    turned: list[Line] = field(default_factory=list)  # text set at an angle (see turned_lines)
 
 
 def read_page(page: Any, number: int) -> Page:
@@ -94,7 +102,7 @@ def read_page(page: Any, number: int) -> Page:
     tp = text_page.raw
     buf, flags = ctypes.create_string_buffer(128), ctypes.c_int()
     rgba = [ctypes.c_uint() for _ in range(4)]
-    chars = []
+    chars, turned = [], []
     spaced = False  # a space the PDF itself sets before the next character
     for i in range(text_page.count_chars()):
         if raw.FPDFText_IsGenerated(tp, i) == 1:
@@ -103,7 +111,7 @@ def read_page(page: Any, number: int) -> Page:
         if not chr(code).strip():
             spaced = True
             continue
-        left, _, right, _ = text_page.get_charbox(i, loose=True)
+        left, low, right, high = text_page.get_charbox(i, loose=True)
         ox, oy = ctypes.c_double(), ctypes.c_double()
         raw.FPDFText_GetCharOrigin(tp, i, ctypes.byref(ox), ctypes.byref(oy))
         size = raw.FPDFText_GetFontSize(tp, i)
@@ -114,6 +122,17 @@ def read_page(page: Any, number: int) -> Page:
         raw.FPDFText_GetFillColor(tp, i, *(ctypes.byref(v) for v in rgba))
         r, g, b, _ = (v.value for v in rgba)
         top, bottom = height - (oy.value + 0.75 * size), height - (oy.value - 0.2 * size)
+        angle = raw.FPDFText_GetCharAngle(tp, i)
+        if 0.05 < angle % (2 * math.pi) < 2 * math.pi - 0.05:
+            # Along its own direction (top-down coordinates), and across it as its baseline.
+            cos, sin, y = math.cos(angle), math.sin(angle), height - oy.value
+            turned.append(Char(
+                chr(code), left, right, height - high, height - low, "", size,
+                baseline=y * cos - ox.value * sin, angle=angle, along=ox.value * cos + y * sin,
+                space_before=spaced,
+            ))  # fmt: skip
+            spaced = False
+            continue
         chars.append(Char(
             chr(code), left, right, top, bottom, font, size,
             unmapped=raw.FPDFText_HasUnicodeMapError(tp, i) == 1,
@@ -127,7 +146,47 @@ def read_page(page: Any, number: int) -> Page:
         fills.append((left, height - top, right, height - bottom))
     text_page.close()
     lines, gutters = lines_of(number, width, chars)
-    return Page(width, height, lines, merge_fills(fills, width * height), number, gutters)
+    rects = merge_fills(fills, width * height)
+    return Page(width, height, lines, rects, number, gutters, turned_lines(number, turned))
+
+
+def turned_lines(page_no: int, chars: list[Char]) -> list[Line]:
+    """Characters set at an angle as lines: those of one angle on one baseline, in the order
+    they read along it, split where a gap wider than a few letters parts them (a page number,
+    a rule, then a running header along the page's edge)."""
+    rows: dict[tuple[float, float], list[Char]] = {}
+    for ch in sorted(chars, key=lambda c: (round(c.angle, 1), c.baseline)):
+        near = next(
+            (k for k in rows if k[0] == round(ch.angle, 1) and abs(k[1] - ch.baseline) < 2), None
+        )
+        rows.setdefault(near or (round(ch.angle, 1), ch.baseline), []).append(ch)
+    lines = []
+    for row in rows.values():
+        row.sort(key=lambda c: c.along)
+        segment = [row[0]]
+        for prev, ch in zip(row, row[1:]):
+            extent = abs(prev.x1 - prev.x0) * abs(math.cos(prev.angle)) + abs(
+                prev.bottom - prev.top
+            ) * abs(math.sin(prev.angle))
+            gap = ch.along - (prev.along + extent)
+            if gap > 2.5 * max(ch.size, 1):
+                lines.append(_turned_line(page_no, segment))
+                segment = []
+            elif segment and (ch.space_before or gap > 0.15 * ch.size):
+                ch.space_before = True
+            segment.append(ch)
+        lines.append(_turned_line(page_no, segment))
+    return lines
+
+
+def _turned_line(page_no: int, segment: list[Char]) -> Line:
+    text = "".join((" " if ch.space_before and i else "") + ch.c for i, ch in enumerate(segment))
+    return Line(
+        segment, page_no,
+        min(c.x0 for c in segment), max(c.x1 for c in segment),
+        min(c.top for c in segment), max(c.bottom for c in segment),
+        text=text.strip(), size=statistics.median(c.size for c in segment),
+    )  # fmt: skip
 
 
 def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
@@ -169,25 +228,43 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
     gutters = column_gutters(width, rows)
     body = statistics.median(ch.size for row in rows for ch in row) if rows else 0.0
     segments: list[list[Char]] = []
+    bases: list[float] = []
     for row in rows:
+        bases.append(min(ch.baseline for ch in row))
         row.sort(key=lambda c: c.x0)
         segment = [row[0]]
         for prev, ch in zip(row, row[1:]):
             gap = ch.x0 - prev.x1
-            # A gap over a gutter, wider than a word space, parts the columns.
+            # A gap over a gutter parts the columns; so does one wider than any word space
+            # from the left column's end (a side head in the lane at the right column's left;
+            # a rule's number hanging in the gutter stays with its text).
             across = any(
-                prev.x1 <= g1 and ch.x0 >= g0 and gap >= 0.5 * (g1 - g0) for g0, g1 in gutters
-            )
+                prev.x1 <= g1 and ch.x0 >= g0
+                and (gap >= 0.5 * (g1 - g0) or (gap > 1.2 * ch.size and prev.x1 <= g0 + 1))
+                for g0, g1 in gutters
+            )  # fmt: skip
             # Text set much larger beside text of the body's size (a pull quote between the
             # columns) is a line of its own.
             small, big = sorted((prev.size, ch.size))
             apart = big >= 1.3 * small and 0.9 * body <= small <= 1.12 * body and gap > 0.3 * small
             if across or apart or gap > 2.5 * max(ch.size, 1):
                 segments.append(segment)
+                bases.append(bases[-1])
                 segment = []
             segment.append(ch)
         segments.append(segment)
-    lines = [_line(page_no, gutters, segment) for segment in segments]
+    lines = []
+    edges = text_edges(segments, gutters)
+    for segment, base in zip(*side_heads(segments, bases, gutters, edges)):
+        line = _line(page_no, gutters, segment)
+        line.baseline = base
+        edge = edges.get(line.col)
+        # A heading set large at the column's left edge stands over the text, not in a lane.
+        line.lane = (
+            edge is not None and line.x1 < edge - 0.3 * line.size and line.size <= 1.12 * body
+        )  # fmt: skip
+        lines.append(line)
+    lines = _lane_runs(lines)
     for x1, top, bottom in caps:
         for line in lines:
             if top - 1 <= line.top and line.bottom <= bottom + 2 and 0 <= line.x0 - x1 < 12:
@@ -195,12 +272,40 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
     return lines, gutters
 
 
+def _lane_runs(lines: list[Line]) -> list[Line]:
+    """The lines set in a lane left of a column's text (``Line.lane``), each run of them set
+    alike line under line joined into one line, where its first stood: a side head, or a box's
+    title, wrapped in the narrow lane."""
+    runs: dict[int, Line] = {}  # by the id of a run's first line: the run as one line
+    gone: set[int] = set()  # the ids of the lines joined into a run above them
+    first: Line | None = None  # the first line of the run being read, and its last
+    last: Line | None = None
+    for ln in sorted((ln for ln in lines if ln.lane), key=lambda ln: (ln.col, ln.baseline)):
+        if (
+            first is not None and last is not None and last.col == ln.col
+            and (last.font, last.colour) == (ln.font, ln.colour)
+            and ln.top - last.bottom < 0.6 * ln.size
+        ):  # fmt: skip
+            run = runs[id(first)]
+            text = run.text[:-1] if run.text.endswith("-") else f"{run.text} "
+            runs[id(first)] = dataclasses.replace(
+                run, chars=run.chars + ln.chars, text=text + ln.text, x0=min(run.x0, ln.x0),
+                x1=max(run.x1, ln.x1), bottom=ln.bottom, tail_bold=ln.tail_bold,
+            )  # fmt: skip
+            gone.add(id(ln))
+        else:
+            first = runs[id(ln)] = ln
+        last = ln
+    return [runs.get(id(ln), ln) for ln in lines if id(ln) not in gone]
+
+
 def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
     """The bands between the page's text edges that (almost) no line covers, left to right:
     the gutters of two, three or more columns, however narrow and wherever unequal widths put
     them, which a few full-width lines (a title) may cross; none for one column. A band
     beside the text (a margin by a short column) is none, nor one that would leave a column
-    narrower than an eighth of the text (a gap inside a table)."""
+    narrower than an eighth of the text (a gap inside a table), nor one right of a lane of
+    lines all in bold (side heads beside a single column of text)."""
     if width <= 0 or not rows:
         return []
     covering = np.zeros(int(width) + 2, dtype=np.int64)
@@ -234,7 +339,9 @@ def column_gutters(width: float, rows: list[list[Char]]) -> list[Gutter]:
     gutters: list[Gutter] = []
     left = float(lo)
     for g0, g1 in bands:
-        if g0 - left >= least and hi - g1 >= least:
+        # What stands left of the band all in bold is a lane of side heads, no column.
+        lane = all(ch.bold for row in rows for ch in row if left <= ch.x0 and ch.x1 <= g0)
+        if g0 - left >= least and hi - g1 >= least and not lane:
             gutters.append((g0, g1))
             left = g1
     return gutters or _beside_short_column(width, free, narrowest)

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
+from indexer.archive.sources.pdf.columns import Edges, column_edges, parted_by_space
 from indexer.archive.sources.pdf.furniture import printed_numbers
 from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
@@ -142,7 +143,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
                  and ln.bottom <= bottom + 1),
                 -1,
             )  # fmt: skip
-        body += reading_order(keep)
+        body += _lane_titles(reading_order(keep))
     if not body:
         return None, []
     first_page = body[0].page
@@ -163,12 +164,24 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     mark_footnotes(body, body_size)
     mark_headings(body, body_size, body_colour)
     body = number_marks(body)
-    heads = rank_headings(body, body_colour)
+    heads = rank_headings(body, body_size, body_colour)
     title_size = None
     top = [ln for ln in body if ln.heading and ln.rank == (heads or [0])[0]]
     if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
     return _blocks(body, printed, heads, title_size, body_colour)
+
+
+def _lane_titles(lines: list[Line]) -> list[Line]:
+    """A line in the lane left of a column's text, read right before a box's first line
+    beside it, is that box's title (in a lane, a heading would stand beside text)."""
+    for ln, after in zip(lines, lines[1:]):
+        if (
+            ln.lane and ln.boxed < 0 <= after.boxed and (after.page, after.col) == (ln.page, ln.col)
+            and after.top < ln.bottom
+        ):  # fmt: skip
+            ln.boxed = after.boxed
+    return lines
 
 
 def _blocks(
@@ -178,7 +191,8 @@ def _blocks(
     title_size: float | None,
     body_colour: int,
 ) -> tuple[str | None, list[Block]]:
-    edges = _column_edges(body)
+    edges = column_edges(body)
+    spaced = parted_by_space(body, edges)
     mark_short_measures(body, edges)
     title: str | None = None
     # The heading path, each heading with its level: a heading keeps those of higher levels
@@ -208,7 +222,7 @@ def _blocks(
         if main is not None and not aside and prev is not None and (prev.margin or prev.footnote):
             # Past margin notes and footnotes, the text's last block may go on (across a page
             # break).
-            if not _starts_block(ln, main[1], [main[0]], edges, hang, False):
+            if not _starts_block(ln, main[1], [main[0]], edges, hang, False, spaced):
                 parts.remove(main[0])
                 parts.append(main[0])  # read on after the notes
                 main[0][1].append(ln.text)
@@ -222,7 +236,7 @@ def _blocks(
         if _hangs_under_term(ln, prev, parts) and hang is None:
             hang = ln.x0 - edges[(ln.page, ln.col)][0]
         opens = (run_in and ln.boxed < 0) or (ln.footnote and bool(ln.note))
-        if _starts_block(ln, prev, parts, edges, hang, item) or opens:
+        if _starts_block(ln, prev, parts, edges, hang, item, spaced) or opens:
             hang = ln.hang - edges[(ln.page, ln.col)][0] if item else None
             if _open_block(ln, parts, printed.get(ln.page) or None, section):
                 prev = ln
@@ -322,47 +336,20 @@ def _hangs_under_term(ln: Line, prev: Line | None, parts: list[Part]) -> bool:
     )  # fmt: skip
 
 
-def _column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
-    """Each column's left and right edges, from its text lines (a heading may stand out into
-    the gutter), and whether it is set justified (1.0): most of its lines reach its edge, a
-    paragraph's last line ends short of it; otherwise ragged right, where a line ends wherever
-    the next word did not fit."""
-    edges: dict[tuple[int, int], list[float]] = {}
-    # From the text's own lines where the column has any (a box may be set in from them).
-    kinds = [
-        [ln for ln in body if not ln.heading and ln.boxed < 0],
-        [ln for ln in body if not ln.heading and ln.boxed >= 0],
-        [ln for ln in body if ln.heading],
-    ]
-    source: dict[tuple[int, int], int] = {}
-    for kind, lines in enumerate(kinds):
-        for ln in lines:
-            key = (ln.page, ln.col)
-            edge = edges.setdefault(key, [ln.x0, ln.x1, 0.0])
-            if source.setdefault(key, kind) == kind and kind < 2:
-                edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
-    reach: Counter[tuple[int, int]] = Counter()
-    count: Counter[tuple[int, int]] = Counter()
-    for ln in body:
-        if not ln.heading and ln.boxed < 0:
-            count[(ln.page, ln.col)] += 1
-            reach[(ln.page, ln.col)] += edges[(ln.page, ln.col)][1] - ln.x1 < 1.0
-    for key, edge in edges.items():
-        edge[2] = float(count[key] >= 4 and reach[key] >= count[key] / 2)
-    return edges
-
-
 def _starts_block(
     ln: Line,
     prev: Line | None,
     parts: list[Part],
-    edges: dict[tuple[int, int], list[float]],  # (page, column): left, right, justified
+    edges: Edges,
     hang: float | None = None,
     item: bool = False,
+    spaced: bool = False,
 ) -> bool:
     """Whether `ln` starts a new block rather than continuing the one before it. Across a
     column or page break (no gap to measure) a paragraph runs on unless the next line is
-    indented or starts with a lead term, or the last one stopped short of its column's edge.
+    indented or starts with a lead term, or the last one stopped short of its column's edge;
+    in a book that parts its paragraphs with space (`spaced`), a short line with none under
+    it breaks a line, not the paragraph.
     A list item (`item`: this line starts one) is a block; one being read (`hang`: where its
     text starts, from its column's edge) runs on in the lines set there."""
     current = parts[-1] if parts else None
@@ -381,8 +368,8 @@ def _starts_block(
         # at the edge of a column that holds only them).
         broke = (prev.page, prev.col) != (ln.page, ln.col)
         indent = abs(ln.x0 - left - hang) > 0.5 * ln.size and not (broke and not indent)
-    gap = prev.page == ln.page and prev.col == ln.col and ln.top - prev.bottom > 0.45 * ln.size
-    gap = gap and not ln.around
+    same = prev.page == ln.page and prev.col == ln.col
+    gap = same and ln.top - prev.bottom > 0.45 * ln.size and not ln.around
     if _inset(ln, prev, left):
         return gap
     # The line before ran to its column's edge: in a justified column, up to it; in a ragged
@@ -395,7 +382,8 @@ def _starts_block(
     # A bold lead term starts a paragraph, unless it is the rest of one the line before
     # began ("BASE" / "COST. Every kind ...").
     lead = ln.lead_bold and not (prev.tail_bold and not prev.text.endswith(SENTENCE_END))
-    return indent or gap or not prev_full or lead
+    ended = not prev_full and not (spaced and same and not ln.around)
+    return indent or gap or ended or lead
 
 
 def _inset(ln: Line, prev: Line, left: float) -> bool:

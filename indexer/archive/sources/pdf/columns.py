@@ -1,0 +1,64 @@
+"""What the reader measures over the whole book before it reads blocks: each column's edges
+and whether it is set justified or ragged, and whether the book parts its paragraphs with
+space (then a short line with none under it is a line break inside one: a callout set on a
+line of its own)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from indexer.archive.sources.pdf.marks import ends_sentence
+from indexer.archive.sources.pdf.page import Line
+
+Edges = dict[tuple[int, int], list[float]]  # (page, column): left, right, justified (1.0)
+
+
+def column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
+    """Each column's left and right edges, from its text lines (a heading may stand out into
+    the gutter), and whether it is set justified (1.0): most of its lines reach its edge, a
+    paragraph's last line ends short of it; otherwise ragged right, where a line ends wherever
+    the next word did not fit."""
+    edges: dict[tuple[int, int], list[float]] = {}
+    # From the text's own lines where the column has any (a box may be set in from them).
+    kinds = [
+        [ln for ln in body if not ln.heading and not ln.lane and ln.boxed < 0],
+        [ln for ln in body if not ln.heading and not ln.lane and ln.boxed >= 0],
+        [ln for ln in body if ln.heading or ln.lane],
+    ]
+    source: dict[tuple[int, int], int] = {}
+    for kind, lines in enumerate(kinds):
+        for ln in lines:
+            key = (ln.page, ln.col)
+            edge = edges.setdefault(key, [ln.x0, ln.x1, 0.0])
+            if source.setdefault(key, kind) == kind and kind < 2:
+                edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
+    reach: Counter[tuple[int, int]] = Counter()
+    count: Counter[tuple[int, int]] = Counter()
+    for ln in body:
+        if not ln.heading and ln.boxed < 0:
+            count[(ln.page, ln.col)] += 1
+            reach[(ln.page, ln.col)] += edges[(ln.page, ln.col)][1] - ln.x1 < 1.0
+    for key, edge in edges.items():
+        edge[2] = float(count[key] >= 4 and reach[key] >= count[key] / 2)
+    return edges
+
+
+def parted_by_space(body: list[Line], edges: Edges) -> bool:
+    """Whether the book parts its paragraphs with space: of the text's lines that end a
+    sentence well short of their column's edge with another line of the text under them, at
+    least five, and three in four, have space under them."""
+    spaced = tight = 0
+    for above, ln in zip(body, body[1:]):
+        plain = all(
+            not (x.heading or x.lane or x.margin or x.footnote or x.around) and x.boxed < 0
+            for x in (above, ln)
+        )
+        if not plain or (above.page, above.col) != (ln.page, ln.col):
+            continue
+        left, right, _ = edges[(ln.page, ln.col)]
+        if ends_sentence(above.text) and right - above.x1 > 0.25 * (right - left):
+            if ln.top - above.bottom > 0.45 * ln.size:
+                spaced += 1
+            else:
+                tight += 1
+    return spaced >= 5 and tight <= spaced / 3
