@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n]
-    python make_pdf.py --all OUTDIR                      # the fifteen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o]
+    python make_pdf.py --all OUTDIR                      # the sixteen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -306,6 +306,50 @@ and the glyph in "ornament". The truth JSON also lists every page's rotated edge
 "page_footers" is empty), the page size, the margins, the column width, the lane's width and the
 measure.
 
+Style "o" (used only by sixteenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 190 x 260 mm with mirrored
+margins (inner 19 mm, outer 13 mm; odd printed pages are right-hand pages); the book title in a
+large coloured sans across the first page over a CONTENTS PANEL (a pale fill beside a coloured bar,
+each chapter's number, title, a dotted leader and the printed page where it begins); two UNEQUAL
+unruled columns in a 6 mm gutter, the narrow one (40 % of the two) on the INSIDE of the spread, so
+that it is the left column on odd, right-hand pages and the right column on even ones (the left
+column is read first on every page); a sans body (Helvetica 10 pt on 13.9 pt) justified and
+hyphenated, paragraphs with a first-line indent and no gap (no indent after a heading or a box), KEY
+TERMS inside sentences (written `*like this*` in the book) in the body's bold; a paragraph starts at
+a column's foot only when three of its lines fit there, but its last line may stand alone at the top
+of the next column; chapter headings, numbered from the book's `first_chapter` (default 1), are set
+ACROSS BOTH COLUMNS wherever a chapter begins, in a large coloured sans over a rule as wide as the
+text, a very large PALE NUMERAL of the chapter drawn behind the heading's right end (the number is
+printed nowhere else but in the contents); when the chapter before ends on the same page its columns
+above the heading are BALANCED (and so are the columns of the book's last page), but a chapter whose
+heading and five lines do not fit under the text before it begins at the top of the next page;
+section headings in a dark bold sans after a small coloured SQUARE, a hairline LEADER running from
+the end of the heading to the column's edge; they are NOT kept with their text, so a section heading
+may stand alone at the foot of a column, its paragraph starting at the top of the next column or
+page; level-3 headings in a coloured sans bold oblique; boxes as wide as their column on a pale fill
+in a thin coloured frame, their title in white on a FOLDER TAB standing on the frame's top edge at
+the left, a round coloured BADGE with a white ZapfDingbats glyph (a pencil for an example, an
+exclamation mark for any other box) in a lane at the box's left, their text in a smaller sans beside
+the lane; no header text (a coloured rule along the top of every page), but at the foot, in the
+OUTER corner, drawn after the page's text, the page number large and bold in the style's colour, a
+short vertical rule and, towards the inside, a TWO-LINE running footer: the book's running header in
+bold over the chapter in effect at the top of the page in italics. In the truth a chapter heading
+has "column": 0, "placement": "span", "number" and "rule_below"; a section heading adds "marker" (a
+square and its colour), "leader_rule" and "stranded" (true when the block after it starts in another
+column or page, which "text_starts" then gives); a level-3 heading adds "bold_oblique"; a
+keyword-bearing block lists its "keywords" (as written; "text" and "plain_text" are without the
+asterisks); a box adds "tab_title", "printed_title" and "badge" (its glyph, not part of
+"plain_text", and its meaning); a block (or a "continues" entry) that starts in the columns under a
+chapter heading on the same page adds "below_span": true. The contents panel and the pale numerals
+are NOT blocks: the truth lists them in "contents" (its entries and where it stands) and
+"ghost_numbers" (chapter, number, page, font, size and colour). The truth JSON also lists the
+chapter headings across the page ("chapter_spans": page, top and the height of the balanced columns
+above, 0 when the chapter opens a page), the section headings left alone at a column's foot
+("stranded_headings"), every page's regions in reading order ("page_regions": title, contents,
+chapter heading, columns with their widths), every page's foot ("page_footers": corner, number and
+the two lines; "page_headers" is empty), the page size, the margins and the column widths of odd and
+even pages.
+
 Only reportlab (BSD) and PyYAML are needed (style "m" also the system's DejaVu fonts). The
 output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
@@ -313,6 +357,7 @@ output is deterministic
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import re
@@ -329,6 +374,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -364,6 +410,7 @@ BOOKS = (
     "thirteenth.yaml",
     "fourteenth.yaml",
     "fifteenth.yaml",
+    "sixteenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -634,6 +681,22 @@ STYLES = {
                box_title_color=colors.Color(0.27, 0.36, 0.1), header_layout="edge-sideheads-225x290",
                h1_space_before=14, h2_space_before=9, indent_after_heading=False,
                box_title_size=8.2, box_padding=(9, 8, 6, 7), page_size=(225 * mm, 290 * mm)),
+    # 190 x 260 mm pages with mirrored margins, two UNEQUAL unruled columns with the narrow one on
+    # the INSIDE (left on right-hand pages, right on left-hand ones); a sans body (Helvetica 10 pt)
+    # justified and hyphenated, paragraphs indented without a gap (none after a heading or box),
+    # key terms bold; a CONTENTS panel on the first page; chapter headings ACROSS BOTH COLUMNS
+    # wherever a chapter begins, the columns above balanced, a large pale numeral behind each;
+    # section headings after a coloured square with a hairline leader, not kept with their text;
+    # boxes with a FOLDER-TAB title and a round icon badge; no header text, at the foot in the
+    # outer corner a large page number, a vertical rule and a two-line running footer.
+    "o": Style("o", 13 * mm, 13 * mm, 20 * mm, 26 * mm, 6 * mm, "Helvetica", "Helvetica-Bold",
+               "Helvetica-Bold", 10, 13.9, 18, 10.8, 0, 11, "bottom", "outer",
+               colors.Color(0.94, 0.96, 0.985), colors.Color(0.09, 0.33, 0.64), 21,
+               inner=19 * mm, h2_font="Helvetica-Bold", h2_color=colors.Color(0.11, 0.13, 0.2),
+               box_title_font="Helvetica-Bold", box_title_color=colors.white,
+               box_border_width=0.8, header_layout="inside-narrow-190x260", h1_space_before=0,
+               h2_space_before=9, indent_after_heading=False, box_title_size=8.2,
+               box_padding=(3, 8, 7, 7), page_size=(190 * mm, 260 * mm), first_col_share=0.4),
 }
 # fmt: on
 
@@ -4251,6 +4314,588 @@ def build_pdf_n(book: dict, out_pdf_path, style: str = "n") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "o"
+SPAN_O = 17 * mm  # style "o": height of a chapter heading across both columns
+SPAN_GAP_O = 5 * mm  # between the balanced columns above a chapter heading and the heading
+SPAN_MIN_LINES_O = 5  # lines of text that must fit under a chapter heading on its page
+GHOST_SIZE_O = 58  # style "o": the pale chapter numeral printed behind a chapter heading
+GHOST_SHARE_O = 0.16  # its colour: the style's colour screened to this share
+INK_O = colors.Color(0.11, 0.13, 0.2)  # style "o": section headings, the running footer
+SQUARE_O = 5.2  # the coloured square before a section heading
+TAB_O = {"h": 11.5, "pad": 6.0, "size": 8.2}  # a box's folder tab (height of one line)
+LANE_O = 21.0  # style "o": the lane at a box's left that holds its round badge
+BADGE_R_O = 7.0
+BADGES_O = {"example": "\u270e", "note": "\u2762"}  # ZapfDingbats: pencil, exclamation mark
+KEEP_LINES_O = 3  # a paragraph starts at a column's foot only with this many lines there
+
+
+def col_widths_o(st: Style, odd: bool) -> tuple[float, float]:
+    """Widths of the left and right columns of a style "o" page: the narrow one (a share
+    `first_col_share` of the two) on the INSIDE, left on odd (right-hand) pages, right on even."""
+    both = st.page_size[0] - st.left - st.inner - st.gutter
+    narrow = round(both * st.first_col_share, 2)
+    wide = round(both - narrow, 2)
+    return (narrow, wide) if odd else (wide, narrow)
+
+
+def bold_terms_o(text: str, st: Style) -> str:
+    """markup() of a style "o" text with its *key terms* in the bold of the body's sans."""
+    return KEYWORD_RE.sub(
+        lambda m: f'<font name="{st.bold_font}">{m.group(1)}</font>', markup(text, st)
+    )
+
+
+class KeepLinesParagraph(KeyedParagraph):
+    """Style "o": a paragraph that starts at a column's foot only when KEEP_LINES_O lines fit
+    there (otherwise it moves on whole to the next column); its last line may stand alone."""
+
+    def split(self, availWidth, availHeight):
+        if availHeight < KEEP_LINES_O * self.style.leading - 1e-6:
+            return []
+        return super().split(availWidth, availHeight)
+
+
+class SquareHeading(Flowable):
+    """Style "o": a section heading in a dark bold sans after a coloured square, a hairline
+    running from the end of its (last) line to the column's right edge. It is NOT kept with its
+    text: at a column's foot it may stand alone, its paragraph starting in the next column."""
+
+    def __init__(self, text: str, key: str, st: Style):
+        super().__init__()
+        self.text, self.st = text, st
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 2, text
+        self.spaceBefore, self.spaceAfter = st.h2_space_before, 3.5
+        self.lead = st.h2 * 1.22
+
+    def wrap(self, availWidth, availHeight):
+        from reportlab.lib.utils import simpleSplit
+
+        self.indent = SQUARE_O + 4.5
+        self.lines = simpleSplit(self.text, self.st.h2_font, self.st.h2,
+                                 availWidth - self.indent - 14)  # fmt: skip
+        self.width, self.height = availWidth, len(self.lines) * self.lead
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        canv.saveState()
+        base = self.height
+        for i, line in enumerate(self.lines):
+            base = self.height - (i + 1) * self.lead + 0.26 * self.lead
+            if i == 0:
+                canv.setFillColor(st.box_border)
+                canv.rect(0, base + 0.3, SQUARE_O, SQUARE_O, stroke=0, fill=1)
+            canv.setFillColor(INK_O)
+            canv.setFont(st.h2_font, st.h2)
+            canv.drawString(self.indent, base, line)
+        end = self.indent + pdfmetrics.stringWidth(self.lines[-1], st.h2_font, st.h2) + 5
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(0.45)
+        canv.line(end, base + st.h2 * 0.3, self.width, base + st.h2 * 0.3)
+        canv.restoreState()
+
+
+def badge_o(block: dict) -> tuple[str, str]:
+    """The round badge of a style "o" box: (its meaning, its glyph)."""
+    kind = "example" if block["title"].startswith("Example") else "note"
+    return kind, BADGES_O[kind]
+
+
+class TabBox(Flowable):
+    """Style "o": a box as wide as its column on a pale fill in a thin coloured frame, its title
+    in white on a FOLDER TAB standing on the frame's top edge at the left (wrapped onto a second
+    line when too long), a round coloured badge with a white glyph in a lane at its left and its
+    text, in a smaller sans, beside the lane. Never split: it moves on to the next column whole."""
+
+    def __init__(self, block: dict, st: Style, sty):
+        super().__init__()
+        self.block, self.st, self.sty = block, st, sty
+        self.gt_key, self.gt_part = block["key"], 0
+        self.spaceBefore, self.spaceAfter = 7, 9
+        self.glyph = badge_o(block)[1]
+
+    def wrap(self, availWidth, availHeight):
+        from reportlab.lib.utils import simpleSplit
+
+        st, pad = self.st, TAB_O["pad"]
+        self.title_lines = simpleSplit(self.block["title"], st.box_title_font, TAB_O["size"],
+                                       availWidth - 2 * pad - 8)  # fmt: skip
+        self.tab_w = 2 * pad + max(
+            pdfmetrics.stringWidth(t, st.box_title_font, TAB_O["size"]) for t in self.title_lines
+        )
+        self.tab_h = TAB_O["h"] + (len(self.title_lines) - 1) * (TAB_O["size"] + 2)
+        lp, rp, tp, bp = st.box_padding
+        self.para = Paragraph(bold_terms_o(self.block["text"], st), self.sty["box"])
+        _, ph = self.para.wrap(availWidth - LANE_O - lp - rp, 10000)
+        self.body_h = ph + tp + bp
+        self.width, self.height = availWidth, self.body_h + self.tab_h
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        lp, _, tp, bp = st.box_padding
+        canv.saveState()
+        canv.setFillColor(st.box_fill)
+        canv.setStrokeColor(st.box_border)
+        canv.setLineWidth(st.box_border_width)
+        canv.rect(0, 0, self.width, self.body_h, stroke=1, fill=1)
+        canv.setFillColor(st.box_border)
+        canv.roundRect(0, self.body_h - 3, self.tab_w, self.tab_h + 3, 2.6, stroke=0, fill=1)
+        canv.rect(0, self.body_h - 3, self.tab_w, 5, stroke=0, fill=1)
+        canv.setFillColor(st.box_title_color)
+        canv.setFont(st.box_title_font, TAB_O["size"])
+        for i, line in enumerate(self.title_lines):
+            y = self.body_h + self.tab_h - 8.6 - i * (TAB_O["size"] + 2)
+            canv.drawString(TAB_O["pad"], y, line)
+        cx, cy = LANE_O / 2 + 2.5, self.body_h - tp - BADGE_R_O
+        canv.setFillColor(st.box_border)
+        canv.circle(cx, cy, BADGE_R_O, stroke=0, fill=1)
+        canv.setFillColor(colors.white)
+        canv.setFont("ZapfDingbats", 8.6)
+        canv.drawCentredString(cx, cy - 3.1, self.glyph)
+        canv.restoreState()
+        self.para.drawOn(canv, LANE_O + lp, bp)
+
+
+def _styles_o(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sty.update(
+        body=ParagraphStyle("body_o", parent=sty["body"], allowOrphans=0),
+        box=box_text_style("box_o", sty["body"], 8.8, 11.8, fontName="Helvetica"),
+        h3=ParagraphStyle("h3_o", fontName="Helvetica-BoldOblique", fontSize=st.size + 0.5,
+                          leading=st.leading, textColor=st.box_border, spaceBefore=7,
+                          spaceAfter=1.5),
+        title=title_style("title_o", "Helvetica-Bold", st, 1.12, textColor=st.box_border),
+    )  # fmt: skip
+    sty["body_first"] = ParagraphStyle("body_first_o", parent=sty["body"], firstLineIndent=0)
+    return sty
+
+
+def chapter_numbers_o(book: dict) -> list[int]:
+    """The numbers of a style "o" book's chapters, counted from its `first_chapter` (default 1)."""
+    first = int(book.get("first_chapter", 1))
+    count = sum(1 for b in book["blocks"] if b["type"] == "heading" and int(b["level"]) == 1)
+    return list(range(first, first + count))
+
+
+def _story_o(book: dict, st: Style, sty) -> tuple[list, list, list, dict]:
+    """The flowables of a style "o" book by chapter: (chapters, truth blocks, headings, what
+    follows each section heading); a chapter is a dict of its heading's text, truth entry,
+    number and flowables (its heading is not a flowable: it is drawn across the page)."""
+    chapters: list[dict] = []
+    truth_blocks: list[dict] = []
+    headings: list[dict] = []
+    follows: dict[str, str] = {}  # heading id -> key (or id) of what comes next in its column
+    path: list[str] = []
+    numbers = iter(chapter_numbers_o(book))
+    after_heading, pending = False, None
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            if pending:
+                follows[pending] = entry["id"]
+            pending = None
+            if lvl == 1:
+                num = next(numbers)
+                entry.update(placement="span", number=str(num), rule_below=True)
+                chapters.append(dict(text=block["text"], entry=entry, number=num, story=[]))
+            elif not chapters:
+                raise ValueError("style o: a book must open with a chapter heading")
+            elif lvl == 2:
+                entry.update(marker={"shape": "square", "colour": _hex(st.box_border)},
+                             leader_rule=True)  # fmt: skip
+                chapters[-1]["story"].append(SquareHeading(block["text"], entry["id"], st))
+                pending = entry["id"]
+            else:
+                entry["bold_oblique"] = True
+                h = KeyedParagraph(escape(block["text"]), sty["h3"])
+                h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+                chapters[-1]["story"].append(h)
+                pending = entry["id"]
+            after_heading = True
+            continue
+        words = KEYWORD_RE.findall(block["text"])
+        row = truth_row(dict(block, text=KEYWORD_RE.sub(r"\1", block["text"])), path)
+        if words:
+            row["keywords"] = words
+        truth_blocks.append(row)
+        if pending:
+            follows[pending] = block["key"]
+        pending = None
+        story = chapters[-1]["story"]
+        if kind == "box":
+            meaning, glyph = badge_o(block)
+            row.update(tab_title=True, printed_title=block["title"],
+                       badge={"char": glyph, "codepoint": f"U+{ord(glyph):04X}",
+                              "font": "ZapfDingbats", "meaning": meaning})  # fmt: skip
+            story.append(TabBox(block, st, sty))
+            after_heading = True  # the paragraph after a box is not indented
+            continue
+        if kind != "paragraph":
+            raise ValueError(f"unknown block type {kind!r}")
+        p = KeepLinesParagraph(bold_terms_o(block["text"], st),
+                               sty["body_first" if after_heading else "body"])  # fmt: skip
+        p.gt_key = block["key"]
+        story.append(p)
+        after_heading = False
+    return chapters, truth_blocks, headings, follows
+
+
+def fill_frame_o(frame: Frame, items: list, canv, record=None) -> list:
+    """Put flowables into `frame` (drawn on `canv`) until it is full, splitting one where it
+    allows; `record(flowable)` is told of every part placed. Returns what did not fit."""
+    items = list(items)
+    while items:
+        f = items[0]
+        if frame.add(f, canv):
+            if record:
+                record(f)
+            items.pop(0)
+            continue
+        parts = frame.split(f, canv)
+        if len(parts) < 2 or not frame.add(parts[0], canv):
+            break
+        if record:
+            record(parts[0])
+        items = parts[1:] + items[1:]
+    return items
+
+
+class SpreadDoc:
+    """Style "o": a book laid out page by page on a reportlab canvas. Pages of 190 x 260 mm with
+    mirrored margins; two UNEQUAL columns, the narrow one on the inside; on the first page the
+    title and a contents panel; every chapter heading drawn ACROSS BOTH COLUMNS where the chapter
+    begins (the columns of the chapter before balanced above it when the new chapter fits under
+    them, else the chapter begins on a new page), a large pale numeral behind it; at the foot of
+    every page, in the OUTER corner, the page number large beside a short vertical rule and the
+    two-line running footer (book, then chapter) (drawn after the page's text)."""
+
+    def __init__(self, out, book: dict, st: Style, sty, contents: list[dict]):
+        self.book, self.st, self.sty, self.contents = book, st, sty, contents
+        W, H = st.page_size
+        self.canv = Canvas(out, pagesize=st.page_size, invariant=1)
+        self.canv.setTitle(book["title"])
+        self.canv.setAuthor("rulings test data")
+        self.canv.setSubject(book["game"])
+        self.canv.setCreator("make_pdf.py")
+        self.dry = Canvas(io.BytesIO(), pagesize=st.page_size, invariant=1)
+        self.placed: list[tuple[str, int, int, str]] = []  # key, part, pdf page, frame id
+        self.page = 0
+        self.top_chapter: dict[int, str] = {}
+        self.page_footers: list[dict] = []
+        self.page_regions: dict[int, list[dict]] = {}
+        self.ghosts: list[dict] = []
+        self.spans: list[dict] = []
+        self.contents_box: dict | None = None
+        self.top = H - st.top
+
+    def printed(self, page: int) -> int:
+        return self.book["first_page"] + page - 1
+
+    def margins(self, page: int) -> tuple[float, float]:
+        """Left and right margin: the inner one on the left of odd (right-hand) printed pages."""
+        st = self.st
+        return (st.inner, st.left) if self.printed(page) % 2 else (st.left, st.inner)
+
+    def widths(self) -> tuple[float, float]:
+        return col_widths_o(self.st, self.printed(self.page) % 2 == 1)
+
+    # -- pages
+    def new_page(self, chapter: str) -> float:
+        """Start the next page (ending the one before); returns the top of its free area."""
+        if self.page:
+            self.draw_foot()
+            self.canv.showPage()
+        self.page += 1
+        self.top_chapter[self.page] = chapter
+        self.page_regions[self.page] = []
+        st, W = self.st, self.st.page_size[0]
+        lm, rm = self.margins(self.page)
+        c = self.canv  # before the text: a coloured rule along the top, no text
+        c.saveState()
+        c.setFillColor(st.box_border)
+        c.rect(lm, self.top + 7 * mm, W - lm - rm, 1.1, stroke=0, fill=1)
+        c.restoreState()
+        return self.top
+
+    def draw_title(self, y: float) -> float:
+        """The first page: the book title and the contents panel under it."""
+        st, c = self.st, self.canv
+        lm, rm = self.margins(1)
+        width = st.page_size[0] - lm - rm
+        title = Paragraph(escape(self.book["title"]), self.sty["title"])
+        _, th = title.wrap(width, 1000)
+        title.drawOn(c, lm, y - th)
+        y -= th + 5 * mm
+        rows = len(self.contents)
+        ph = 9 + 11 + rows * 13 + 5
+        c.saveState()
+        c.setFillColor(halftone(st.box_border, 0.09))
+        c.rect(lm, y - ph, width, ph, stroke=0, fill=1)
+        c.setFillColor(st.box_border)
+        c.rect(lm, y - ph, 2.2, ph, stroke=0, fill=1)
+        c.setFont("Helvetica-Bold", 7.6)
+        c.drawString(lm + 9, y - 13, "CONTENTS")
+        printed = []
+        for i, row in enumerate(self.contents):
+            base = y - 9 - 11 - (i + 1) * 13 + 3.5
+            num, text, page = str(row["number"]), row["text"], str(row["page"])
+            c.setFillColor(st.box_border)
+            c.setFont("Helvetica-Bold", 9.4)
+            c.drawString(lm + 9, base, num)
+            c.setFillColor(INK_O)
+            c.setFont("Helvetica", 9.4)
+            c.drawString(lm + 24, base, text)
+            c.drawRightString(lm + width - 9, base, page)
+            x0 = lm + 24 + pdfmetrics.stringWidth(text, "Helvetica", 9.4) + 5
+            x1 = lm + width - 9 - pdfmetrics.stringWidth(page, "Helvetica", 9.4) - 5
+            c.setFillColor(colors.Color(0.55, 0.57, 0.62))
+            dots = "." * max(0, int((x1 - x0) / pdfmetrics.stringWidth(". ", "Helvetica", 9.4)))
+            c.drawRightString(x1, base, " ".join(dots))
+            printed.append(dict(number=num, text=text, page=int(page)))
+        c.restoreState()
+        self.contents_box = dict(
+            not_a_block=True, page=self.printed(1), pdf_page_index=0, entries=printed,
+            leaders="dots", bbox_pt=[round(lm, 2), round(st.page_size[1] - y, 2),
+                                     round(lm + width, 2), round(st.page_size[1] - y + ph, 2)],
+        )  # fmt: skip
+        self.page_regions[1] += [dict(kind="title", height_pt=round(th, 2)),
+                                 dict(kind="contents", height_pt=round(ph, 2))]  # fmt: skip
+        return y - ph - 6 * mm
+
+    def draw_span(self, chapter: dict, y: float, above: float) -> float:
+        """A chapter heading across both columns with its top at `y`: the pale numeral first
+        (behind), then the title, then a rule under both; returns the top of the text under it."""
+        st, c = self.st, self.canv
+        lm, rm = self.margins(self.page)
+        W = st.page_size[0]
+        base = y - SPAN_O + 5.5 * mm
+        num = str(chapter["number"])
+        c.saveState()
+        c.setFillColor(halftone(st.box_border, GHOST_SHARE_O))
+        c.setFont("Helvetica-Bold", GHOST_SIZE_O)
+        c.drawRightString(W - rm - 2, base - 3.2 * mm, num)
+        c.setFillColor(st.box_border)
+        c.setFont(st.head_font, st.h1)
+        c.drawString(lm, base, chapter["text"])
+        c.rect(lm, base - 3.2 * mm, W - lm - rm, 1.7, stroke=0, fill=1)
+        c.restoreState()
+        self.placed.append((chapter["entry"]["id"], 0, self.page, "span"))
+        self.ghosts.append(dict(
+            chapter=chapter["text"], number=num, page=self.printed(self.page),
+            pdf_page_index=self.page - 1, not_a_block=True, font="Helvetica-Bold",
+            size=GHOST_SIZE_O, colour=_hex(halftone(st.box_border, GHOST_SHARE_O)),
+            align="right", drawn="before the heading",
+        ))  # fmt: skip
+        self.spans.append(dict(
+            heading=chapter["text"], page=self.printed(self.page), pdf_page_index=self.page - 1,
+            top_pt=round(st.page_size[1] - y, 2), columns_above_pt=round(above, 2),
+        ))  # fmt: skip
+        self.page_regions[self.page].append(
+            dict(kind="span-heading", text=chapter["text"], top_pt=round(st.page_size[1] - y, 2))
+        )
+        return y - SPAN_O
+
+    def columns(self, items: list, top: float, height: float, low: bool, dry: bool) -> list:
+        """Fill the two columns of this page from `top` down, `height` high; returns the rest.
+        A dry run (a deep copy, drawn on a throwaway canvas) only tells what would be left."""
+        st = self.st
+        lm, _ = self.margins(self.page)
+        x = lm
+        if dry:
+            items = copy.deepcopy(items)
+        for i, w in enumerate(self.widths()):
+            fid = f"{'low-' if low else ''}col{i + 1}"
+            frame = Frame(x, top - height, w, height, id=fid, **PAD0)
+
+            def record(f, fid=fid):
+                key = getattr(f, "gt_key", None)
+                if key:
+                    self.placed.append((key, getattr(f, "gt_part", 0), self.page, fid))
+
+            items = fill_frame_o(frame, items, self.dry if dry else self.canv,
+                                 None if dry else record)  # fmt: skip
+            x += w + st.gutter
+        if not dry:
+            self.page_regions[self.page].append(dict(
+                kind="columns", top_pt=round(st.page_size[1] - top, 2),
+                height_pt=round(height, 2), widths_pt=list(self.widths()),
+                below_span=low,
+            ))  # fmt: skip
+        return items
+
+    def draw_foot(self):
+        """After the page's text, in the OUTER corner: the page number large in the style's
+        colour, a short vertical rule beside it, then (towards the inside) the book's running
+        header in bold over the chapter in effect at the top of the page in italics."""
+        st, c, page = self.st, self.canv, self.page
+        W = st.page_size[0]
+        lm, rm = self.margins(page)
+        num = str(self.printed(page))
+        odd = int(num) % 2 == 1
+        head, chapter = self.book["running_header"], self.top_chapter[page]
+        base = st.bottom - 13 * mm
+        nw = pdfmetrics.stringWidth(num, "Helvetica-Bold", 15)
+        c.saveState()
+        c.setFillColor(st.box_border)
+        c.setFont("Helvetica-Bold", 15)
+        if odd:
+            c.drawRightString(W - rm, base, num)
+            rule_x = W - rm - nw - 3.2 * mm
+            text_x = rule_x - 3.2 * mm
+        else:
+            c.drawString(lm, base, num)
+            rule_x = lm + nw + 3.2 * mm
+            text_x = rule_x + 3.2 * mm
+        c.setStrokeColor(st.box_border)
+        c.setLineWidth(0.7)
+        c.line(rule_x, base - 3, rule_x, base + 13.5)
+        c.setFillColor(INK_O)
+        c.setFont("Helvetica-Bold", 7.4)
+        (c.drawRightString if odd else c.drawString)(text_x, base + 6.4, head)
+        c.setFillColor(colors.Color(0.35, 0.37, 0.42))
+        c.setFont("Helvetica-Oblique", 7.4)
+        (c.drawRightString if odd else c.drawString)(text_x, base - 2.2, chapter)
+        c.restoreState()
+        self.page_footers.append(dict(
+            page=int(num), pdf_page_index=page - 1, corner="right" if odd else "left",
+            number=num, number_size=15, vertical_rule=True, lines=[head, chapter],
+        ))  # fmt: skip
+
+    def fits(self, items: list, top: float, height: float) -> bool:
+        return not self.columns(items, top, height, False, dry=True)
+
+    def balance(self, items: list, top: float, height: float) -> float:
+        """The least column height (to half a point) that holds all of `items` in two columns."""
+        lo, hi = 0.0, height
+        while hi - lo > 0.5:
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if self.fits(items, top, mid) else (mid, hi)
+        return hi
+
+    def build(self, chapters: list[dict]) -> None:
+        """Lay the chapters out: each heading across the page where its chapter begins (on a new
+        page when it and SPAN_MIN_LINES_O lines do not fit under what comes before), the
+        chapter's text in the columns under it, balanced on the page where the chapter ends when
+        the next chapter begins on that page too (and on the book's last page)."""
+        st = self.st
+        need = SPAN_O + SPAN_MIN_LINES_O * st.leading
+        y = self.draw_title(self.new_page(chapters[0]["text"]))
+        low_page, above, gap_due = 0, 0.0, False
+        for n, chapter in enumerate(chapters):
+            if gap_due:
+                y -= SPAN_GAP_O
+            if y - st.bottom < need:
+                y, above = self.new_page(chapter["text"]), 0.0
+            y = self.draw_span(chapter, y, above)
+            low_page = self.page
+            items = chapter["story"]
+            nxt = n + 1 < len(chapters)
+            while items:
+                room = y - st.bottom
+                low = low_page == self.page
+                if self.fits(items, y, room):
+                    h = self.balance(items, y, room)
+                    if nxt and y - h - SPAN_GAP_O - st.bottom < need:
+                        h = room  # the next chapter begins on a new page: no balancing here
+                    if self.columns(items, y, h, low, dry=False):
+                        raise ValueError("style o: a balanced layout left text over")
+                    items, above, y, gap_due = [], h, y - h, True
+                else:
+                    before = len(self.placed)
+                    items = self.columns(items, y, room, low, dry=False)
+                    if len(self.placed) == before and y >= self.top - 1:
+                        raise ValueError("style o: a block does not fit an empty page")
+                    y, above, gap_due = self.new_page(chapter["text"]), 0.0, False
+        self.draw_foot()
+        self.canv.showPage()
+        self.canv.save()
+
+
+def _layout_o(book: dict, st: Style, sty, out, contents: list[dict]):
+    """One layout of a style "o" book into `out` with the given contents rows."""
+    chapters, truth_blocks, headings, follows = _story_o(book, st, sty)
+    doc = SpreadDoc(out, book, st, sty, contents)
+    doc.build(chapters)
+    return doc, truth_blocks, headings, follows, chapters
+
+
+def build_pdf_o(book: dict, out_pdf_path, style: str = "o") -> dict:
+    """Style "o" (see STYLES): laid out once with the contents panel's page numbers unknown (the
+    panel's height does not depend on them), then again with the pages where the chapters begin;
+    the truth adds the chapter headings across the page, the pale numerals behind them, the
+    contents panel, the section headings left alone at a column's foot and the two-line foot of
+    every page."""
+    st = STYLES[style]
+    sty = _styles_o(st)
+    out = Path(out_pdf_path)
+    rows = [dict(number=n, text=t["text"], page=book["first_page"])
+            for n, t in zip(chapter_numbers_o(book),
+                            (b for b in book["blocks"]
+                             if b["type"] == "heading" and int(b["level"]) == 1))]  # fmt: skip
+    doc, *_ = _layout_o(book, st, sty, io.BytesIO(), rows)
+    first = {s["heading"]: s["page"] for s in doc.spans}
+    rows = [dict(r, page=first[r["text"]]) for r in rows]
+    doc, truth_blocks, headings, follows, _ = _layout_o(book, st, sty, str(out), rows)
+    if {s["heading"]: s["page"] for s in doc.spans} != first:
+        raise ValueError("style o: the chapters moved once the contents had their pages")
+
+    def column(frame: str) -> int:
+        return 0 if frame == "span" else int(frame[-1])
+
+    starts: dict[str, tuple[int, str]] = {}  # key -> (pdf page, frame) of its first part
+    for key, _, page, frame in sorted(doc.placed, key=lambda r: (r[0], r[1])):
+        starts.setdefault(key, (page, frame))
+    stranded = []
+    for h in headings:
+        nxt = follows.get(h["id"])
+        if h["level"] > 1 and nxt and starts[nxt] != starts[h["id"]]:
+            page, frame = starts[nxt]
+            h["stranded"] = True
+            h["text_starts"] = dict(page=doc.printed(page), pdf_page_index=page - 1,
+                                    column=column(frame))  # fmt: skip
+            stranded.append(dict(heading=h["text"], next=nxt))
+        elif h["level"] > 1:
+            h["stranded"] = False
+    place_truth(doc, headings, truth_blocks, column)
+    for s, h in zip(stranded, [h for h in headings if h.get("stranded")]):
+        s.update(page=h["page"], pdf_page_index=h["pdf_page_index"], column=h["column"])
+    parts: dict[str, list[str]] = {}  # key -> frames of its parts, in order
+    for key, _, _, frame in sorted(doc.placed, key=lambda r: r[:2]):
+        parts.setdefault(key, []).append(frame)
+    for b in truth_blocks:  # where a block (or a part of it) sits under a chapter heading
+        first_frame, *rest = parts[b["key"]]
+        if first_frame.startswith("low-"):
+            b["below_span"] = True
+        for cont, frame in zip(b["continues"], rest):
+            if frame.startswith("low-"):
+                cont["below_span"] = True
+    odd, even = col_widths_o(st, True), col_widths_o(st, False)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="190x260mm",
+        margins_pt={"inner": round(st.inner, 2), "outer": round(st.left, 2)},
+        column_widths_pt={"odd_pages": list(odd), "even_pages": list(even),
+                          "narrow_column": "inner", "gutter": round(st.gutter, 2)},
+        contents=doc.contents_box,
+        chapter_spans=doc.spans,
+        ghost_numbers=doc.ghosts,
+        stranded_headings=stranded,
+        page_regions=[dict(page=doc.printed(p), pdf_page_index=p - 1, regions=r)
+                      for p, r in sorted(doc.page_regions.items())],
+        page_headers=[],
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -4273,6 +4918,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_m(book, out_pdf_path, style)
     if st.header_layout == "edge-sideheads-225x290":
         return build_pdf_n(book, out_pdf_path, style)
+    if st.header_layout == "inside-narrow-190x260":
+        return build_pdf_o(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
