@@ -31,10 +31,15 @@ from service.cli.common import Failure, emit, one_line_errors, open_engine
 @click.option("--title", help="The document's title in citations [default: its own title].")
 @click.option("--pages", help="Only these PDF pages, e.g. 3-40 (as the PDF counts them).")
 @click.option("--dry-run", is_flag=True, help="Parse (and link) and report, write nothing.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write a PDF's records even when it looks read line by line, not in paragraphs.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 @one_line_errors
-def import_(ctx, files, lang, link, game, title, pages, dry_run, as_json):
+def import_(ctx, files, lang, link, game, title, pages, dry_run, force, as_json):
     """Turn source files into archive records: a rulebook PDF or a Markdown page (--game; its
     extracted text is kept in sources/), or rulebook-excerpt files and FAQ pages (kept in
     sources/ as they are)."""
@@ -57,10 +62,11 @@ def import_(ctx, files, lang, link, game, title, pages, dry_run, as_json):
             pages=pages,
             dry_run=dry_run,
             as_json=as_json,
+            force=force,
         )
         return
-    if game or title or pages:
-        raise Failure("--game, --title and --pages are for PDF and Markdown documents")
+    if game or title or pages or force:
+        raise Failure("--game, --title, --pages and --force are for PDF and Markdown documents")
 
     archive = load_archive(ctx.obj["archive"])
     embedder = None

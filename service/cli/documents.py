@@ -36,6 +36,7 @@ def import_documents(
     pages: str | None,
     dry_run: bool,
     as_json: bool,
+    force: bool = False,
 ) -> None:
     """Import each document; print what was (or would be) done."""
     archive = load_archive(ctx.obj["archive"])
@@ -55,6 +56,7 @@ def import_documents(
                 title=title,
                 pages=wanted,
                 dry_run=dry_run,
+                force=force,
                 progress=_progress(path, as_json),
             )
         )
@@ -88,6 +90,7 @@ def _as_dict(r: DocumentImport, dry_run: bool) -> dict[str, Any]:
         "removed": r.removed,
         "kept": r.kept,
         "unknown_glyphs": dict(r.unknown_glyphs),
+        "warnings": r.warnings,
     }
 
 
@@ -112,6 +115,7 @@ def _text(r: DocumentImport, dry_run: bool) -> str:
     out += [f"  ! {rid}: not in this printing, kept (other records link to it)" for rid in r.kept]
     for font, count in r.unknown_glyphs.most_common():
         out.append(f"  ! {count} glyph(s) of the icon font {font} left out of the text")
+    out += [f"  ! {warning}" for warning in r.warnings]
     if r.written or r.updated:
         out.append("imported records are uncurated: `rulings lint --strict` lists them")
     return "\n".join(out)

@@ -89,10 +89,17 @@ FOURTEENTH = "fourteenth"
 #: mended on it (text set at an angle, side heads in a lane, callouts in a book that parts its
 #: paragraphs with space): 30 of 30.
 FIFTEENTH = "fifteenth"
+#: The book in style "o" (unequal columns with the narrow one inside each spread, a contents
+#: panel, chapter headings across both columns mid-page over a pale numeral, section heads
+#: after a coloured square, boxes titled on a folder tab, a two-line footer beside the page
+#: number set large), made apart from the reader and measured once unseen, with the reader of
+#: the style n mending: 27 of 34 blocks whole, 0 with the right page and section (the numeral
+#: read as a chapter of its own), 26 extra blocks; then mended on it: 34 of 34.
+SIXTEENTH = "sixteenth"
 #: Every book the reader has been mended on.
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
-    THIRTEENTH, FOURTEENTH, FIFTEENTH,
+    THIRTEENTH, FOURTEENTH, FIFTEENTH, SIXTEENTH,
 )  # fmt: skip
 
 

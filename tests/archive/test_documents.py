@@ -4,6 +4,7 @@ to its printed page and section, the extracted text kept in sources/ (never the 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -210,3 +211,37 @@ def test_the_large_rulebook_of_the_bench_lays_out_every_book(tmp_path):
     assert {b["key"].rsplit("-", 1)[0] for b in truth["blocks"]} >= {
         b["key"] for n in book_names() for b in make_book(n, tmp_path)[1]["blocks"]
     }
+
+
+def _double_spaced(path: Path) -> Path:
+    """A typescript set double spaced, one column: every line stands apart from the next as a
+    paragraph would, so the reader takes each line for a paragraph of its own."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(path), pagesize=A4, invariant=True)
+    words = "the party rests after the scenario and each character heals and recovers".split()
+    for page in range(2):
+        for i in range(24):
+            line = " ".join(words[(i + j + 5 * page) % len(words)] for j in range(9 + page))
+            canvas.drawString(72, 770 - 28 * i, line)
+        canvas.drawString(290, 40, str(page + 1))
+        canvas.showPage()
+    canvas.save()
+    return path
+
+
+def test_a_pdf_read_line_by_line_is_refused_unless_forced(runner, tmp_path, archive_copy):
+    pdf = _double_spaced(tmp_path / "typescript.pdf")
+    base = ["--archive", str(archive_copy), "import", str(pdf), "--game", "GH"]
+    refused = runner.invoke(cli, base)
+    assert refused.exit_code == 1 and len(refused.output.strip().splitlines()) == 1
+    said = re.search(r"typescript.pdf: (\d+) of its \1 blocks are under 12 words", refused.output)
+    assert said and int(said.group(1)) >= 40, refused.output
+    assert "nothing written (--force writes it all the same)" in refused.output
+    assert not (archive_copy / "sources" / "typescript.txt").exists()
+    dry = runner.invoke(cli, [*base, "--dry-run"])
+    assert dry.exit_code == 0 and f"! {said.group(0)}" in dry.output
+    forced = json.loads(runner.invoke(cli, [*base, "--force", "--json"]).output)["documents"][0]
+    assert len(forced["written"]) == int(said.group(1)) and forced["warnings"]
+    assert (archive_copy / "sources" / "typescript.txt").exists()

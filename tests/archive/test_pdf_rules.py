@@ -8,7 +8,7 @@ import re
 
 from indexer.archive.sources.pdf import layout, reading_order
 from indexer.archive.sources.pdf.furniture import printed_numbers
-from indexer.archive.sources.pdf.page import Char, Page, lines_of, turned_lines
+from indexer.archive.sources.pdf.page import Char, Page, lines_of, merge_fills, turned_lines
 
 WIDTH, HEIGHT = 600.0, 800.0
 
@@ -776,3 +776,67 @@ def test_in_a_book_that_parts_paragraphs_with_space_a_callout_on_its_own_line_ru
     assert blocks[2].text.endswith(
         "and paragraph 2 ends. Important: a callout in bold red ends it."
     )
+
+
+def test_a_two_line_footer_beside_a_page_number_set_large_is_left_out():
+    # The book's name over its chapter in small print, beside the page number set large, 20 pt
+    # under the text: on six pages, each chapter's name on two of them only.
+    pages = []
+    for i in range(6):
+        chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16) if i == 0 else []
+        rows = [f"body {'abcdef'[i]} line {j:02d} ".ljust(50, "y") for j in range(40)]
+        chars += _column(40, 80, rows)
+        chars += _chars(str(31 + i), 40, 583, 15, bold=True)
+        chars += _chars("Table Notes", 80, 576, 7, bold=True)
+        chars += _chars(["Chapter", "Second Part", "Third Part"][i // 2], 80, 583, 7)
+        pages.append(_page(i, chars))
+    printed, _ = printed_numbers(pages)
+    assert printed == {i: str(31 + i) for i in range(6)}
+    _, blocks = layout(pages)
+    assert [b.section for b in blocks] == ["Chapter"]
+    assert not re.search(r"Table Notes|Chapter|Part", blocks[0].text)
+
+
+def test_a_chapter_heading_across_the_columns_mid_page_parts_them_and_takes_its_numeral():
+    # The columns stop, balanced, above a chapter's heading set across them (it is short: its
+    # words stay in the left column's width), and go on below it; a large pale numeral stands
+    # at the right, behind the heading's height.
+    above = [f"first chapter line {i} ".ljust(50, "a") for i in range(6)]
+    below = [f"second chapter line {i} ".ljust(50, "b") for i in range(6)]
+    chars = _chars("The Book", 40, 10, 22) + _chars("First", 40, 40, 16)
+    chars += _column(40, 70, above[:3]) + _column(320, 70, above[3:])
+    chars += _chars("Second", 40, 130, 16) + _chars("6", 530, 136, 48, colour=0xDDE4F0)
+    chars += _column(40, 160, below[:3]) + _column(320, 160, below[3:])
+    chars += _chars("31", 300, 780, 8)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.page, b.section, b.text) for b in blocks] == [
+        ("31", "First", " ".join(above)),
+        ("31", "6 Second", " ".join(below)),
+    ]
+
+
+def test_a_box_s_title_on_a_folder_tab_above_its_fill_is_its_title():
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _column(40, 70, ["A paragraph of body text in the chapter, ending here now."] * 3)
+    chars += _chars("Example: A Tab", 50, 118, bold=True, colour=0xFFFFFF)
+    chars += _chars("At the end of round five the character rests.", 50, 136)
+    lines, gutters = lines_of(0, WIDTH, chars)
+    tab, fill = (45.0, 108.0, 130.0, 122.0), (45.0, 121.0, 320.0, 150.0)
+    page = Page(WIDTH, HEIGHT, lines, merge_fills([tab, fill], WIDTH * HEIGHT), 0, gutters)
+    _, blocks = layout([page])
+    assert [(b.kind, b.title or "", b.text[:6]) for b in blocks] == [
+        ("paragraph", "", "A para"),
+        ("box", "Example: A Tab", "At the"),
+    ]
+
+
+def test_a_table_of_contents_and_its_label_are_no_text():
+    chars = _chars("The Book", 40, 10, 22) + _chars("CONTENTS", 40, 40, 7, bold=True)
+    for i, (title, page) in enumerate([("Resting", 3), ("Looting and Treasure", 7)]):
+        chars += _chars(
+            f"{i + 1} {title} " + ". " * (20 - len(title) // 2) + str(page), 40, 52 + 12 * i
+        )
+    chars += _chars("Resting", 40, 100, 16)
+    chars += _column(40, 130, ["A paragraph of body text in the chapter, ending here now."] * 3)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[:11]) for b in blocks] == [("Resting", "A paragraph")]

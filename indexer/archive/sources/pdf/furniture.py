@@ -11,7 +11,9 @@ marks, and the printed page number, found by comparing the pages with one anothe
     is the same on most pages
     (the numbers that count up one a page), wherever and however each page sets it
     ("57", "— 57 —", "p. 57", "57 | Chapter"); pages without one follow the others' count;
-    the PDF's own page labels only when no page prints a number.
+    the PDF's own page labels only when no page prints a number;
+  * a table of contents: its entries (a title, dot leaders, a page number), and the short
+    label right above them ("Contents"), are no text.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from indexer.archive.sources.pdf.page import Line, Page
+from indexer.archive.sources.pdf.page import CONTENTS_ENTRY, Line, Page
 
 # A number standing as a word: not part of "x57", "57th" or a decimal "3.5".
 NUMBER = re.compile(r"(?<!\w)(?<!\d[.,])\d{1,4}(?!\w|[.,]\d)")
@@ -46,7 +48,8 @@ def _edge_lines(page: Page) -> list[list[Line]]:
     """The lines set apart at the page's top or bottom edge: on the first or last baseline,
     with a gap to the nearest other line of more than twice the line height; or on the two
     outermost baselines, set apart so together and no larger than the page's text (a note
-    such as "continued overleaf" over a footer). One list of lines a band."""
+    such as "continued overleaf" over a footer, a footer of two lines beside a page number
+    set large). One list of lines a band."""
     if len(page.lines) < 3:
         return []
     tops = sorted({round(ln.top, 1) for ln in page.lines})
@@ -60,13 +63,35 @@ def _edge_lines(page: Page) -> list[list[Line]]:
             rest = [t for t in tops if all(abs(t - b) >= 2 for b in outer)]
             if not rest or not band:
                 break
-            height = max(ln.bottom - ln.top for ln in band)
-            if depth == 2 and any(ln.size > body for ln in band):
+            # A page number set large beside a footer's lines is no title, nor its height.
+            words = [ln for ln in band if not _number_alone(ln.text)] or band
+            height = max(ln.bottom - ln.top for ln in words)
+            if depth == 2 and any(ln.size > body for ln in words):
                 break  # two lines set large at the top: a title, not furniture
             if min(abs(t - ln.top) for t in rest for ln in band) > 2 * height:
                 out.append(band)
                 break
     return out
+
+
+def contents(page: Page) -> set[int]:
+    """A page's table of contents (by line id): its entries, and a label of a few words right
+    above the first of them."""
+    entries = [ln for ln in page.lines if CONTENTS_ENTRY.fullmatch(ln.text)]
+    if not entries:
+        return set()
+    first = min(entries, key=lambda ln: ln.top)
+    label = [
+        ln for ln in page.lines
+        if 0 <= first.top - ln.bottom < 2 * first.size and len(ln.text.split()) <= 3
+        and abs(ln.x0 - first.x0) < 2 * first.size and not ln.text.endswith(".")
+    ]  # fmt: skip
+    return {id(ln) for ln in entries + label}
+
+
+def _number_alone(text: str) -> bool:
+    """Whether a line is a number and its decoration only ("57", "— 57 —", "p. 57")."""
+    return len(NUMBER.findall(text)) == 1 and bool(DECORATION.match(NUMBER.sub("", text)))
 
 
 def _titles(pages: list[Page]) -> tuple[set[str], float]:
@@ -152,7 +177,7 @@ def _tokens(
     out = []
     for ln in page.lines + page.turned:
         numbers = NUMBER.findall(ln.text)
-        alone = len(numbers) == 1 and bool(DECORATION.match(NUMBER.sub("", ln.text)))
+        alone = _number_alone(ln.text)
         if id(ln) in furnished or id(ln) in edges or (anywhere and alone):
             out += [_Token(page.number, int(n), ln, alone) for n in numbers]
     return out

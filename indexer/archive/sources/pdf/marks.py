@@ -186,13 +186,17 @@ def number_marks(body: list[Line]) -> list[Line]:
     marks = [ln for ln in body if ln.heading and re.fullmatch(r"\d{1,3}", ln.text)]
     dropped: set[int] = set()
     for mark in marks:
+        # Before it, close by; or anywhere across the same height when the number is set
+        # larger than the heading (a numeral behind a chapter's heading).
         beside = [
             ln for ln in body
-            if ln.heading and ln is not mark and ln.page == mark.page and ln.x0 > mark.x1
-            and ln.x0 - mark.x1 < 3 * ln.size and ln.top < mark.bottom and mark.top < ln.bottom
+            if ln.heading and ln is not mark and ln.page == mark.page
+            and ((ln.x0 > mark.x1 and ln.x0 - mark.x1 < 3 * ln.size) or mark.size > 1.5 * ln.size)
+            and ln.top < mark.bottom and mark.top < ln.bottom
         ]  # fmt: skip
         if beside:
-            heading = min(beside, key=lambda ln: ln.x0)
+            # The largest (a chapter's numeral may reach down beside a section's heading).
+            heading = max(beside, key=lambda ln: (ln.size, -abs(ln.x0 - mark.x1)))
             heading.text = f"{mark.text} {heading.text}"
             dropped.add(id(mark))
     return [ln for ln in body if id(ln) not in dropped]

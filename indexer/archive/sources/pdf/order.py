@@ -19,6 +19,7 @@ def reading_order(lines: list[Line]) -> list[Line]:
     the text's line beside its first."""
     repeated = _pull_quotes(lines)
     lines = [ln for ln in lines if id(ln) not in repeated]
+    _spanning_headings(lines)
     wide = [ln for ln in lines if ln.col < 0]
     for ln in lines:
         if ln.col >= 0 and any(
@@ -46,6 +47,31 @@ def reading_order(lines: list[Line]) -> list[Line]:
     return sorted(
         lines, key=lambda ln: (bisect_right(full, ln.top), ln.margin, ln.col, ln.baseline, ln.x0)
     )
+
+
+def _spanning_headings(lines: list[Line]) -> None:
+    """A heading set clearly larger than the text that no line of another column stands beside,
+    where every other column has text above it and all go on at the same height below it, is set
+    across the columns: it closes a band of the page as a full-width line does. A number set
+    large behind it (a chapter's numeral) is no text."""
+    if not lines:
+        return
+    size = statistics.median(ln.size for ln in lines)
+    for ln in lines:
+        if ln.col < 0 or ln.size <= 1.12 * size:
+            continue
+        text = [o for o in lines if o.col >= 0 and not o.text.isdigit()]
+        ends = {}  # each column's: where its text below the heading starts
+        for col in {o.col for o in text}:
+            mine = [o for o in text if o.col == col and o is not ln]
+            above = [o.bottom for o in mine if o.bottom <= ln.top + 2]
+            below = [o.top for o in mine if o.top >= ln.bottom - 2]
+            if not (above or col == ln.col) or not below or len(above) + len(below) < len(mine):
+                break  # another column without text above it, none below it, or a line beside
+            ends[col] = min(below)
+        else:
+            if len(ends) >= 2 and all(abs(b - ends[ln.col]) < 0.3 * size for b in ends.values()):
+                ln.col = -1
 
 
 def _pull_quotes(lines: list[Line]) -> set[int]:

@@ -37,6 +37,8 @@ from indexer.archive.sources.pdf.lanes import Gutter, side_heads, text_edges
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
 BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
+# A contents entry: its title, leader dots (spaced or not) and the page it starts on.
+CONTENTS_ENTRY = re.compile(r".*\w.*?(?:\.\s*){4,}\d{1,4}")
 # A step's or a rule's mark: "2. ", "2) ", "b) " or "6.10 ".
 NUMBERED = re.compile(r"(\d{1,2}[.)]|\d{1,2}(?:\.\d{1,3})+|[a-z]\)) ")
 
@@ -191,7 +193,8 @@ def _turned_line(page_no: int, segment: list[Char]) -> Line:
 
 def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
     """The page's boxes: rectangles at least 20 pt each way, where a strip stacked on another
-    fill of the same width (a box's title bar on its body) counts as part of it. Thinner
+    fill of the same width (a box's title bar on its body), or a short one within its width (a
+    title on a folder tab), counts as part of it. Thinner
     shapes are rules and marks (a gutter line, a square by a header), never boxes; a fill
     over half the page or more is its background (tinted paper), never a box either."""
     shapes = sorted(
@@ -203,7 +206,11 @@ def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
     for x0, top, x1, bottom in shapes:
         for i, (m0, mtop, m1, mbottom) in enumerate(merged):
             same_width = abs(m0 - x0) < 2 and abs(m1 - x1) < 2
-            if same_width and top <= mbottom + 1.5 and bottom >= mtop - 1.5:
+            # A short strip within the width of the fill it stands on: a title on a tab.
+            tab = (m0 - 2 <= x0 and x1 <= m1 + 2 and bottom - top <= 30) or (
+                x0 - 2 <= m0 and m1 <= x1 + 2 and mbottom - mtop <= 30
+            )
+            if (same_width or tab) and top <= mbottom + 1.5 and bottom >= mtop - 1.5:
                 merged[i] = (min(m0, x0), min(mtop, top), max(m1, x1), max(mbottom, bottom))
                 break
         else:
@@ -225,7 +232,10 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             start = ch.baseline
         rows[-1].append(ch)
     rows = raised_marks(rows)
-    gutters = column_gutters(width, rows)
+    # A table of contents stands across the columns, its leader dots over their gutter.
+    texts = ["".join(c.c for c in sorted(row, key=lambda c: c.x0)) for row in rows]
+    plain = [row for row, text in zip(rows, texts) if not CONTENTS_ENTRY.fullmatch(text)]
+    gutters = column_gutters(width, plain)
     body = statistics.median(ch.size for row in rows for ch in row) if rows else 0.0
     segments: list[list[Char]] = []
     bases: list[float] = []

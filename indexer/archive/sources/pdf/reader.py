@@ -1,6 +1,7 @@
 """A rulebook PDF read into blocks: reading order across columns, printed page numbers,
 heading paths, boxed examples, paragraphs joined across breaks, words hyphenated at line ends
-rejoined, running headers and footers left out, icon glyphs counted and reported.
+rejoined, running headers and footers and a table of contents left out, icon glyphs counted
+and reported.
 
 PDFium (pypdfium2, Apache-2.0/BSD) gives each character's box, baseline, font, weight and
 colour; it reports glyphs without a Unicode mapping (icon fonts) and the hyphens it saw at line
@@ -50,7 +51,7 @@ from typing import Any
 
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
 from indexer.archive.sources.pdf.columns import Edges, column_edges, parted_by_space
-from indexer.archive.sources.pdf.furniture import printed_numbers
+from indexer.archive.sources.pdf.furniture import contents, printed_numbers
 from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
     box_small_print,
@@ -134,7 +135,8 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     printed, furniture = printed_numbers(pages, labels)
     body: list[Line] = []
     for page in pages:
-        keep = [ln for ln in page.lines if id(ln) not in furniture and ln.text]
+        left_out = furniture | contents(page)
+        keep = [ln for ln in page.lines if id(ln) not in left_out and ln.text]
         for ln in keep:
             # In a fill or frame; a title set on the frame's top edge is half in it.
             ln.boxed = next(
