@@ -202,11 +202,16 @@ def score(document: Document, truth: dict) -> dict:
         if i is None and block.get("flavour") and block.get("printed_as"):
             # Flavour text comes out as printed, in its quotation marks.
             i = got.get(block["printed_as"])
-        if i is None and block.get("footnote_marker"):
-            # A paragraph's footnote marker is printed at its end (a superscript figure).
-            mark = block["footnote_marker"]
+        if i is None and (block.get("footnote_marker") or block.get("note_marker")):
+            # A paragraph's footnote marker is printed at its end (a superscript figure, "*").
+            mark = block.get("footnote_marker") or block["note_marker"]
             i = got.get(f"{block['plain_text']}{mark}", got.get(f"{block['plain_text']} {mark}"))
-        if i is None and block.get("placement") == "footnote" and block.get("marker"):
+        if i is None and block.get("printed_signature"):
+            # A note's signature as printed, after its dash.
+            text, sig = block["plain_text"], block["signature"]
+            i = got.get(text[: text.rindex(sig)] + block["printed_signature"])
+        notes = ("footnote", "asterisk-note")
+        if i is None and block.get("placement") in notes and block.get("marker"):
             # A footnote is printed after its marker.
             mark = block["marker"]
             i = got.get(f"{mark} {block['plain_text']}", got.get(f"{mark}{block['plain_text']}"))

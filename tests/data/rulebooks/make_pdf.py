@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o]
-    python make_pdf.py --all OUTDIR                      # the sixteen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p]
+    python make_pdf.py --all OUTDIR                      # the seventeen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -350,7 +350,56 @@ chapter heading, columns with their widths), every page's foot ("page_footers": 
 the two lines; "page_headers" is empty), the page size, the margins and the column widths of odd and
 even pages.
 
-Only reportlab (BSD) and PyYAML are needed (style "m" also the system's DejaVu fonts). The
+Style "p" (used only by seventeenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 165 x 235 mm; on the first
+page a small letter-spaced KICKER line in capitals over the book title in a large bold condensed
+sans and a rule across the page, then two equal unruled columns in a 6.5 mm gutter, as on every
+page; a CONDENSED sans body in an embedded TrueType face from the system's fonts-dejavu (DejaVu Sans
+Condensed 9.3 pt on 12.5 pt) justified and hyphenated, paragraphs with a first-line indent and no
+gap (no indent after a heading, a deck, a box or an asterisk note), KEY TERMS inside sentences
+(written `*like this*` in the book) in the body's BOLD ITALIC; chapter headings in a bold condensed
+sans led by a large OUTLINED two-digit numeral (stroked, not filled: the chapter's number counted
+from the book's `first_chapter`, default 1, printed nowhere else), then the chapter's DECK (a
+paragraph marked `deck: true` right after the heading: a one-sentence summary in a larger serif
+italic, muted, over a short thick rule) before the text; section headings in letter-spaced CAPITALS
+of the bold condensed sans in the accent colour under a short thick bar, level-3 headings in a bold
+condensed oblique; a heading (with its deck) is never left at a column's foot without three lines of
+text under it, but the text may run on; example boxes as wide as their column on a pale fill framed
+only by CORNER MARKS (an L at each corner), the title in bold condensed capitals; a box with `note:
+designer` is a DESIGNER'S NOTE in a serif italic inside a double frame, its title in a serif bold
+italic and, flush right under its text, its `signature` led by an em dash; a box with `header` and
+`rows` is a free-standing TABLE of terms and definitions (caption in capitals and a line of italic
+text over a dark header row, the rows on alternate tints), which may run on into the next column or
+page, where its HEADER ROW is printed again; a paragraph marked `note_for: KEY` is the ASTERISK NOTE
+of paragraph KEY, which ends in a coloured "*": set in small oblique type directly under it, led by
+a hanging "*"; the chapter whose heading has `reversed: true` is set on REVERSED pages (a dark ground
+over the whole page, drawn before the text, light text, amber accents): it starts on a new page and
+the chapter after it starts on a new light page again (the columns before may end short); on top of
+every page, drawn after the text over a hairline across the page, the page number large in the
+accent colour in the OUTER corner (right on odd pages) and beside it, after a short vertical rule,
+the SECTION in effect at the top of the page (the last section heading, else the chapter; a heading
+that opens the page names itself; none on the first page) in small letter-spaced capitals; at the
+foot the running header centred in letter-spaced capitals between two short rules. In the truth a
+chapter heading adds "number" ("08") and "numeral" (outlined, font, size) and "deck" (the key of its
+deck); a section heading adds "printed_as" (capitals), "letter_spaced" and "bar_above"; a level-3
+heading "bold_oblique"; a heading or block on a reversed page adds "reversed": true; a
+keyword-bearing block lists its "keywords" (as written; "text" and "plain_text" are without the
+asterisks); a deck is a "paragraph" block with "deck": true, "deck_of" (its chapter), font and size;
+a paragraph with a note records "note_marker" ("*", not part of "plain_text"); an asterisk note is a
+"paragraph" block with "placement": "asterisk-note", "marker" ("*", not part of "plain_text") and
+"anchor" (the key of its paragraph), keeping its page and column; an example box adds "frame":
+"corner-marks" and "printed_title"; the designer's note adds "designer_note", "frame": "double",
+"signature" (as written) and "printed_signature" (with the dash), its "plain_text" being its text
+followed by the signature; the table is a "box" block with "placement": "table", "printed_title",
+"table" ("header" and "rows" as written) and "repeated_header" (page and column of every part after
+the first, where the header row is printed again), its "plain_text" being its text followed by the
+cells row by row (header once). The kicker is NOT a block ("title_kicker"). The truth JSON also lists
+the reversed pages ("reversed_pages": page and ground colour), the asterisk notes ("asterisk_notes":
+key, anchor, marker, page and column), every page's header ("page_headers": number and its corner,
+section as written and as printed and its corner, reversed) and foot ("page_footers": running header
+as written and as printed, position, reversed), the body font, the page size and the column width.
+
+Only reportlab (BSD) and PyYAML are needed (styles "m" and "p" also the system's DejaVu fonts). The
 output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
@@ -411,6 +460,7 @@ BOOKS = (
     "fourteenth.yaml",
     "fifteenth.yaml",
     "sixteenth.yaml",
+    "seventeenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -697,6 +747,23 @@ STYLES = {
                box_border_width=0.8, header_layout="inside-narrow-190x260", h1_space_before=0,
                h2_space_before=9, indent_after_heading=False, box_title_size=8.2,
                box_padding=(3, 8, 7, 7), page_size=(190 * mm, 260 * mm), first_col_share=0.4),
+    # 165 x 235 mm pages, two equal unruled columns; a CONDENSED sans body (DejaVu Sans Condensed
+    # 9.3 pt) justified and hyphenated, paragraphs indented without a gap (none after a heading, a
+    # deck, a box or a note), key terms in BOLD ITALIC; chapter headings led by a large OUTLINED
+    # numeral and followed by a DECK in a serif italic; section headings in letter-spaced capitals
+    # under a short bar; example boxes framed by CORNER MARKS; a DESIGNER'S NOTE in serif italics
+    # in a double frame, closed by a signature line; a TABLE of terms whose header row is printed
+    # again in the next column; ASTERISK NOTES under their paragraph; one chapter on REVERSED (dark)
+    # pages; on top the page number large in the outer corner beside the SECTION in effect, at the
+    # foot the running header centred in letter-spaced capitals.
+    "p": Style("p", 14 * mm, 14 * mm, 22 * mm, 19 * mm, 6.5 * mm, "DejaVuSansCond",
+               "DejaVuSansCond-Bold", "DejaVuSansCond-Bold", 9.3, 12.5, 16.5, 9.4, 0, 10, "top",
+               "outer", colors.Color(0.96, 0.945, 0.925), colors.Color(0.72, 0.27, 0.09), 21,
+               h2_font="DejaVuSansCond-Bold", h2_color=colors.Color(0.72, 0.27, 0.09),
+               box_title_font="DejaVuSansCond-Bold", box_title_color=colors.Color(0.72, 0.27, 0.09),
+               box_border_width=1.1, header_layout="reversed-decks-165x235", h1_space_before=13,
+               h2_space_before=10, indent_after_heading=False, box_title_size=8.8,
+               box_padding=(9, 9, 8, 8), page_size=(165 * mm, 235 * mm)),
 }
 # fmt: on
 
@@ -4896,6 +4963,579 @@ def build_pdf_o(book: dict, out_pdf_path, style: str = "o") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "p"
+NUMERAL_P = {"font": "Helvetica-Bold", "size": 34.0, "gap": 7.0, "stroke": 0.9}  # outlined numeral
+DECK_P = {"font": "Times-Italic", "size": 11.8, "leading": 14.6}  # the deck under a chapter heading
+TRACK_P = 1.5  # style "p": letter-spacing of section headings (points between letters)
+TRACK_HEAD_P = 1.1  # letter-spacing of the section name in the header and the running footer
+BAR_P = (10 * mm, 2.4)  # the short thick bar over a section heading: length, thickness
+MARK_P = 7.0  # length of each arm of a corner mark round an example box
+NOTE_MARK_P = "*"  # the mark that ties an asterisk note to its paragraph
+# Two palettes: the ordinary pages and the REVERSED (dark) pages of the chapter marked so.
+PALETTES_P = {
+    "light": dict(page=None, ink=colors.Color(0.12, 0.13, 0.15),
+                  accent=colors.Color(0.72, 0.27, 0.09), muted=colors.Color(0.4, 0.41, 0.44),
+                  fill=colors.Color(0.96, 0.945, 0.925), rule=colors.Color(0.62, 0.62, 0.64),
+                  head_fill=colors.Color(0.2, 0.22, 0.26), head_ink=colors.white,
+                  band=colors.Color(0.93, 0.92, 0.9)),
+    "dark": dict(page=colors.Color(0.11, 0.13, 0.17), ink=colors.Color(0.92, 0.91, 0.88),
+                 accent=colors.Color(0.97, 0.68, 0.32), muted=colors.Color(0.7, 0.72, 0.75),
+                 fill=colors.Color(0.18, 0.21, 0.26), rule=colors.Color(0.45, 0.48, 0.53),
+                 head_fill=colors.Color(0.97, 0.68, 0.32), head_ink=colors.Color(0.11, 0.13, 0.17),
+                 band=colors.Color(0.16, 0.19, 0.24)),
+}  # fmt: skip
+
+
+def _register_dejavu_sans_cond() -> None:
+    """DejaVu Sans Condensed (the system's fonts-dejavu), embedded as TrueType subsets."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    have = set(pdfmetrics.getRegisteredFontNames())
+    fonts = (("DejaVuSansCond", "DejaVuSansCondensed.ttf"),
+             ("DejaVuSansCond-Bold", "DejaVuSansCondensed-Bold.ttf"),
+             ("DejaVuSansCond-Oblique", "DejaVuSansCondensed-Oblique.ttf"),
+             ("DejaVuSansCond-BoldOblique", "DejaVuSansCondensed-BoldOblique.ttf"))  # fmt: skip
+    for name, file in fonts:
+        if name not in have:
+            path = DEJAVU_DIR / file
+            if not path.exists():
+                raise FileNotFoundError(f"style p needs the DejaVu fonts (fonts-dejavu): {path}")
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+
+
+def col_width_p(st: Style) -> float:
+    """Width of each of the two equal columns of style "p"."""
+    return (st.page_size[0] - st.left - st.right - st.gutter) / 2
+
+
+def terms_p(text: str, st: Style) -> str:
+    """markup() of a style "p" text with its *key terms* in the body's bold italic."""
+    return KEYWORD_RE.sub(
+        lambda m: f'<font name="DejaVuSansCond-BoldOblique">{m.group(1)}</font>', markup(text, st)
+    )
+
+
+def tracked_width(text: str, font: str, size: float, track: float) -> float:
+    """Width of a line set with `track` points of letter-spacing after every character."""
+    return pdfmetrics.stringWidth(text, font, size) + track * len(text)
+
+
+def tracked_lines(text: str, font: str, size: float, track: float, width: float) -> list[str]:
+    """Break `text` into lines no wider than `width` when letter-spaced by `track`."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and tracked_width(trial, font, size, track) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line]
+
+
+class NumeralHeading(Flowable):
+    """Style "p": a chapter heading led by a large OUTLINED two-digit numeral (stroked, not
+    filled), the title in a bold condensed sans beside it, top-aligned with the numeral."""
+
+    def __init__(self, text: str, key: str, number: str, sty, pal: dict):
+        super().__init__()
+        self.text, self.number, self.pal = text, number, pal
+        self.para = Paragraph(escape(text), sty["h1"])
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 1, text
+        self.keepWithNext = 1
+        self.spaceBefore, self.spaceAfter = sty["h1"].spaceBefore, 5
+
+    def wrap(self, availWidth, availHeight):
+        n = NUMERAL_P
+        self.nw = pdfmetrics.stringWidth(self.number, n["font"], n["size"])
+        _, self.th = self.para.wrap(availWidth - self.nw - n["gap"], 1000)
+        self.cap = n["size"] * 0.72
+        self.width, self.height = availWidth, max(self.cap, self.th) + 2
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, n = self.canv, NUMERAL_P
+        canv.saveState()
+        t = canv.beginText(0, self.height - self.cap)
+        t.setTextRenderMode(1)  # stroke only: an outlined numeral
+        t.setFont(n["font"], n["size"])
+        canv.setStrokeColor(self.pal["accent"])
+        canv.setLineWidth(n["stroke"])
+        t.textOut(self.number)
+        canv.drawText(t)
+        canv.restoreState()
+        self.para.drawOn(canv, self.nw + n["gap"], self.height - self.th)
+
+
+class DeckParagraph(KeyedParagraph):
+    """Style "p": the deck of a chapter, a one-sentence summary in a larger serif italic, a short
+    thick rule in the accent colour under it."""
+
+    rule_gap = 7.0
+    rule_color = None
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        for p in parts:
+            p.rule_color = self.rule_color
+        return parts
+
+    def wrap(self, availWidth, availHeight):
+        w, h = super().wrap(availWidth, availHeight)
+        self.height = h + self.rule_gap
+        return w, self.height
+
+    def draw(self):
+        super().draw()
+        self.canv.saveState()
+        self.canv.setStrokeColor(self.rule_color)
+        self.canv.setLineWidth(1.3)
+        self.canv.line(0, 1.2, 14 * mm, 1.2)
+        self.canv.restoreState()
+
+
+class TrackedHeading(Flowable):
+    """Style "p": a section heading in letter-spaced CAPITALS of the bold condensed sans in the
+    accent colour, under a short thick bar (a NeedSpace before it keeps it off a column's foot)."""
+
+    def __init__(self, text: str, key: str, st: Style, pal: dict):
+        super().__init__()
+        self.text, self.st, self.pal = text, st, pal
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 2, text
+        self.spaceBefore, self.spaceAfter = st.h2_space_before, 4.5
+        self.lead = st.h2 * 1.3
+
+    def wrap(self, availWidth, availHeight):
+        st = self.st
+        self.lines = tracked_lines(self.text.upper(), st.h2_font, st.h2, TRACK_P, availWidth)
+        self.width, self.height = availWidth, 5.5 + len(self.lines) * self.lead
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        canv.saveState()
+        canv.setFillColor(self.pal["accent"])
+        canv.rect(0, self.height - BAR_P[1], BAR_P[0], BAR_P[1], stroke=0, fill=1)
+        for i, line in enumerate(self.lines):
+            t = canv.beginText(0, self.height - 5.5 - (i + 1) * self.lead + 0.25 * self.lead)
+            t.setFont(st.h2_font, st.h2)
+            t.setCharSpace(TRACK_P)
+            t.textOut(line)
+            canv.drawText(t)
+        canv.restoreState()
+
+
+def cell_table(cells: list, width: float, commands: list, pads=(9, 9, 8, 8)) -> Table:
+    """A one-column table of flowables (one row each) `width` wide, padded, with `commands`."""
+    t = Table([[c] for c in cells], colWidths=[width])
+    lp, rp, tp, bp = pads
+    t.setStyle(TableStyle(list(commands) + [
+        ("LEFTPADDING", (0, 0), (-1, -1), lp), ("RIGHTPADDING", (0, 0), (-1, -1), rp),
+        ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, 0), tp), ("BOTTOMPADDING", (0, -1), (-1, -1), bp),
+    ]))  # fmt: skip
+    return t
+
+
+class CornerBox(ColumnBox):
+    """Style "p": an example box as wide as its column on a pale fill, framed only by CORNER MARKS
+    (an L at each corner, standing off the fill), its title in bold condensed capitals in the
+    accent colour, its text in a smaller condensed sans."""
+
+    def __init__(self, block, st: Style, sty, pal: dict):
+        super().__init__(block, st, sty)
+        self.pal = pal
+        self.spaceBefore, self.spaceAfter = 8, 10
+
+    def _make(self, width: float) -> Table:
+        cells = [Paragraph(escape(self.block["title"].upper()), self.sty["box_title"]),
+                 Paragraph(terms_p(self.block["text"], self.st), self.sty["box"])]  # fmt: skip
+        return cell_table(cells, width, [("BACKGROUND", (0, 0), (-1, -1), self.pal["fill"])])
+
+    def draw(self):
+        self._table.drawOn(self.canv, 0, 0)
+        canv, w, h, m, o = self.canv, self.width, self.height, MARK_P, 2.2
+        canv.saveState()
+        canv.setStrokeColor(self.pal["accent"])
+        canv.setLineWidth(1.1)
+        for x, y, dx, dy in ((-o, -o, 1, 1), (w + o, -o, -1, 1), (-o, h + o, 1, -1),
+                             (w + o, h + o, -1, -1)):  # fmt: skip
+            canv.line(x, y, x + dx * m, y)
+            canv.line(x, y, x, y + dy * m)
+        canv.restoreState()
+
+
+class NoteBox(ColumnBox):
+    """Style "p": a DESIGNER'S NOTE as wide as its column inside a double frame (two thin
+    rectangles), title in a serif bold italic, text in a serif italic and, under it, flush right,
+    a signature line led by an em dash."""
+
+    def __init__(self, block, st: Style, sty, pal: dict):
+        super().__init__(block, st, sty)
+        self.pal = pal
+        self.spaceBefore, self.spaceAfter = 8, 10
+
+    def _make(self, width: float) -> Table:
+        sty = self.sty
+        cells = [Paragraph(escape(self.block["title"]), sty["note_title"]),
+                 Paragraph(markup(self.block["text"], self.st, bold_lead=False), sty["note"]),
+                 Paragraph(escape("\u2014 " + self.block["signature"]), sty["signature"])]
+        return cell_table(cells, width, [("BOX", (0, 0), (-1, -1), 0.5, self.pal["rule"])],
+                          pads=(11, 11, 10, 10))  # fmt: skip
+
+    def draw(self):
+        self._table.drawOn(self.canv, 0, 0)
+        self.canv.saveState()
+        self.canv.setStrokeColor(self.pal["rule"])
+        self.canv.setLineWidth(0.5)
+        self.canv.rect(2.6, 2.6, self.width - 5.2, self.height - 5.2, stroke=1, fill=0)
+        self.canv.restoreState()
+
+
+class TermTable(Table):
+    """Style "p": the table of terms and definitions, free-standing in its column: its caption in
+    bold condensed capitals and a line of text over a dark header row, the rows on alternate tints.
+    It may run on into the next column, where its HEADER ROW is printed again (not its caption);
+    every part keeps the block's key."""
+
+    gt_key: str | None = None
+    gt_part: int = 0
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if parts and len(parts[0]._cellvalues) < 5:  # caption, text, header and one row at least
+            return []
+        for i, p in enumerate(parts):
+            p.__class__ = TermTable
+            p.gt_key, p.gt_part = self.gt_key, self.gt_part + i
+        return parts
+
+
+def term_table_p(block: dict, width: float, st: Style, sty, pal: dict) -> TermTable:
+    """Style "p": the TermTable of a box with `header` and `rows`."""
+    left = round(width * 0.31, 2)
+    rows = [[Paragraph(escape(block["title"].upper()), sty["box_title"]), ""],
+            [Paragraph(terms_p(block["text"], st), sty["table_text"]), ""],
+            [Paragraph(escape(c), sty["cell_head"]) for c in block["header"]]]
+    rows += [[Paragraph(escape(a), sty["cell_term"]), Paragraph(escape(b), sty["cell"])]
+             for a, b in block["rows"]]
+    t = TermTable(rows, colWidths=[left, width - left], repeatRows=(2,))
+    t.setStyle(TableStyle([
+        ("SPAN", (0, 0), (-1, 0)), ("SPAN", (0, 1), (-1, 1)),
+        ("BACKGROUND", (0, 2), (-1, 2), pal["head_fill"]),
+        ("ROWBACKGROUNDS", (0, 3), (-1, -1), [pal["band"], None]),
+        ("LINEBELOW", (0, -1), (-1, -1), 0.8, pal["accent"]),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 2.8),
+        ("LEFTPADDING", (0, 0), (-1, 1), 0), ("BOTTOMPADDING", (0, 1), (-1, 1), 5),
+    ]))  # fmt: skip
+    t.gt_key, t.gt_part = block["key"], 0
+    t.spaceBefore, t.spaceAfter = 7, 9
+    return t
+
+
+def _styles_p(st: Style, pal: dict) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    ink, cond = pal["ink"], "DejaVuSansCond"
+    body = ParagraphStyle("body_p", parent=sty["body"], textColor=ink, allowOrphans=0)
+    sty.update(
+        body=body,
+        body_first=ParagraphStyle("body_first_p", parent=body, firstLineIndent=0),
+        note=ParagraphStyle("note_p", fontName="Times-Italic", fontSize=9.8, leading=12.6,
+                            textColor=ink, alignment=TA_JUSTIFY, embeddedHyphenation=1),
+        note_title=ParagraphStyle("note_title_p", fontName="Times-BoldItalic", fontSize=11,
+                                  leading=13, textColor=pal["accent"], spaceAfter=3),
+        signature=ParagraphStyle("signature_p", fontName="Times-Roman", fontSize=8.6, leading=10.6,
+                                 textColor=pal["muted"], alignment=TA_RIGHT, spaceBefore=5),
+        star=ParagraphStyle("star_p", fontName=f"{cond}-Oblique", fontSize=7.9, leading=9.8,
+                            textColor=pal["muted"], alignment=TA_LEFT, leftIndent=7,
+                            bulletIndent=0, bulletFontName=f"{cond}-Bold", bulletFontSize=7.9,
+                            bulletColor=pal["accent"], spaceBefore=2.5, spaceAfter=5,
+                            embeddedHyphenation=1),
+        deck=ParagraphStyle("deck_p", fontName=DECK_P["font"], fontSize=DECK_P["size"],
+                            leading=DECK_P["leading"], textColor=pal["muted"], spaceAfter=7),
+        h1=ParagraphStyle("h1_p", fontName=f"{cond}-Bold", fontSize=st.h1, leading=st.h1 * 1.12,
+                          textColor=ink, spaceBefore=st.h1_space_before),
+        h3=ParagraphStyle("h3_p", fontName=f"{cond}-BoldOblique", fontSize=st.size + 0.6,
+                          leading=st.leading, textColor=ink, spaceBefore=7, spaceAfter=1.5),
+        box=ParagraphStyle("box_p", fontName=cond, fontSize=8.6, leading=11.3, textColor=ink,
+                           alignment=TA_JUSTIFY, embeddedHyphenation=1),
+        box_title=ParagraphStyle("box_title_p", fontName=f"{cond}-Bold", fontSize=8.8,
+                                 leading=11, textColor=pal["accent"], spaceAfter=3),
+        table_text=ParagraphStyle("table_text_p", fontName=f"{cond}-Oblique", fontSize=8.4,
+                                  leading=10.6, textColor=pal["muted"]),
+        cell=ParagraphStyle("cell_p", fontName=cond, fontSize=8.3, leading=10.2, textColor=ink),
+        cell_term=ParagraphStyle("cell_term_p", fontName=f"{cond}-Bold", fontSize=8.3,
+                                 leading=10.2, textColor=ink),
+        cell_head=ParagraphStyle("cell_head_p", fontName=f"{cond}-Bold", fontSize=8.3,
+                                 leading=10.2, textColor=pal["head_ink"]),
+        title=title_style("title_p", f"{cond}-Bold", st, 1.1, textColor=PALETTES_P["light"]["ink"]),
+    )  # fmt: skip
+    return sty
+
+
+def _story_p(book: dict, st: Style, styles: dict) -> tuple[list, list, list]:
+    """The flowables of a style "p" book: (story, truth blocks, headings). The chapter whose
+    heading has `reversed: true` starts a new page of the "dark" template, and the chapter after it
+    a new page of the "later" one. A paragraph's first line is indented only right after another
+    body paragraph (not after a heading, a deck, a box or an asterisk note)."""
+    story, truth_blocks, headings, path = [], [], [], []
+    numbers = chapter_numbers(book)
+    anchors = {b["note_for"]: b["key"] for b in book["blocks"] if b.get("note_for")}
+    tone, prev, prev_key, chapter_entry = "light", None, None, None
+    need = None  # the NeedSpace before the last heading(s)
+    # Room a heading needs under it at a column's foot: its own (two lines) and three of text; a
+    # chapter heading also its deck (five lines). Headings in a row add up in one NeedSpace.
+    room = {1: st.h1_space_before + 2 * st.h1 * 1.12 + 12 + 5 * DECK_P["leading"] + 14,
+            2: st.h2_space_before + 5.5 + 2 * st.h2 * 1.3 + 4.5, 3: 7 + 2 * st.leading + 1.5}
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            text = block["text"]
+            if lvl == 1:
+                want = "dark" if block.get("reversed") else "light"
+                if want != tone:
+                    story += [NextPageTemplate("dark" if want == "dark" else "later"), PageBreak()]
+                    tone = want
+            if prev == "heading" and need is not None:
+                need.need += room[lvl]
+            else:
+                need = NeedSpace(room[lvl] + 3 * st.leading)
+                story.append(need)
+            sty, pal = styles[tone], PALETTES_P[tone]
+            if lvl == 1:
+                number = f"{numbers[text]:02d}"
+                entry.update(number=number, numeral={"outlined": True, "font": NUMERAL_P["font"],
+                                                     "size": NUMERAL_P["size"]})  # fmt: skip
+                story.append(NumeralHeading(text, entry["id"], number, sty, pal))
+            elif lvl == 2:
+                entry.update(printed_as=text.upper(), letter_spaced=True, bar_above=True)
+                story.append(TrackedHeading(text, entry["id"], st, pal))
+            else:
+                entry["bold_oblique"] = True
+                h = KeyedParagraph(escape(text), sty["h3"])
+                h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, text
+                story.append(h)
+            if tone == "dark":
+                entry["reversed"] = True
+            chapter_entry = entry if lvl == 1 else None
+            prev, prev_key = "heading", None
+            continue
+        sty, pal = styles[tone], PALETTES_P[tone]
+        words = KEYWORD_RE.findall(block["text"])
+        row = truth_row(dict(block, text=KEYWORD_RE.sub(r"\1", block["text"])), path)
+        if words:
+            row["keywords"] = words
+        if tone == "dark":
+            row["reversed"] = True
+        truth_blocks.append(row)
+        if kind == "box" and block.get("rows"):
+            cells = [c for r in [block["header"], *block["rows"]] for c in r]
+            row.update(placement="table", printed_title=block["title"].upper(),
+                       table={"header": block["header"], "rows": block["rows"]},
+                       plain_text=plain_text(" ".join([row["text"], *cells])))  # fmt: skip
+            story.append(term_table_p(block, col_width_p(st), st, sty, pal))
+        elif kind == "box" and block.get("note") == "designer":
+            sig = block["signature"]
+            row.update(designer_note=True, frame="double", signature=sig,
+                       printed_signature="\u2014 " + sig,
+                       plain_text=plain_text(f"{row['text']} {sig}"))  # fmt: skip
+            story.append(NoteBox(block, st, sty, pal))
+        elif kind == "box":
+            row.update(frame="corner-marks", printed_title=block["title"].upper())
+            story.append(CornerBox(block, st, sty, pal))
+        elif kind == "paragraph" and block.get("deck"):
+            if chapter_entry is None:
+                raise ValueError(f"style p: deck {block['key']!r} must follow a chapter heading")
+            row.update(deck=True, deck_of=chapter_entry["text"], font=DECK_P["font"],
+                       size=DECK_P["size"])  # fmt: skip
+            chapter_entry["deck"] = block["key"]
+            p = DeckParagraph(escape(row["text"]), sty["deck"])
+            p.rule_color = pal["accent"]
+        elif kind == "paragraph" and block.get("note_for"):
+            if prev_key != block["note_for"]:
+                raise ValueError(f"style p: note {block['key']!r} must follow its paragraph")
+            row.update(placement="asterisk-note", marker=NOTE_MARK_P, anchor=block["note_for"])
+            p = KeyedParagraph(terms_p(block["text"], st), sty["star"], NOTE_MARK_P)
+        elif kind == "paragraph":
+            text = terms_p(block["text"], st)
+            if block["key"] in anchors:
+                row["note_marker"] = NOTE_MARK_P
+                text += (f'<font name="{st.bold_font}" color="{_hex(pal["accent"])}">'
+                         f"{NOTE_MARK_P}</font>")  # fmt: skip
+            p = KeyedParagraph(text, sty["body" if prev == "body" else "body_first"])
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        if kind == "paragraph":
+            p.gt_key = block["key"]
+            story.append(p)
+        plain = kind == "paragraph" and not block.get("deck") and not block.get("note_for")
+        chapter_entry, prev, prev_key = None, "body" if plain else kind, block["key"]
+    return story, truth_blocks, headings
+
+
+class ReversedDoc(RulebookDoc):
+    """Style "p": 165 x 235 mm pages, the title (under a letter-spaced kicker) on the first page,
+    two equal columns on every page; the pages of the "dark" template are REVERSED (a dark ground
+    drawn before the text, light text); after the text, on top over a hairline, the page number
+    large in the OUTER corner beside the section in effect at the top of the page (letter-spaced
+    capitals, after a short vertical rule), and at the foot the running header centred in
+    letter-spaced capitals between two short rules."""
+
+    KICKER = "Table practice \u00b7 Workshop notes"
+
+    def __init__(self, filename, book, st: Style, **kw):
+        self._setup(filename, book, st, **kw)
+        self.colw, self.title_h = col_width_p(st), 37 * mm
+        self.section: str | None = None  # the section in effect (level-2 heading, else chapter)
+        self.top_section: dict[int, str | None] = {}
+        self.dark: dict[int, bool] = {}
+        cols = (self.colw,) * 2
+        hooks = {"onPage": self.draw_ground_p, "onPageEnd": self.draw_marks_p}
+        self.addPageTemplates([
+            PageTemplate("first", self.page_frames(1, self.title_h, cols), **hooks),
+            PageTemplate("later", self.page_frames(2, 0, cols), **hooks),
+            PageTemplate("dark", self.page_frames(2, 0, cols), **hooks),
+        ])  # fmt: skip
+
+    def afterFlowable(self, flowable):
+        """Only blocks and headings count; the first of a page fixes the section at its top (a
+        chapter or section heading there names itself)."""
+        if not getattr(flowable, "gt_key", None):
+            return
+        lvl = getattr(flowable, "gt_level", 0)
+        if self.page not in self.top_section:
+            self.top_section[self.page] = flowable.gt_text if lvl in (1, 2) else self.section
+        if lvl in (1, 2):
+            self.section = flowable.gt_text
+        super().afterFlowable(flowable)
+
+    def draw_ground_p(self, canv, doc):
+        """Before the page's text: the dark ground of a reversed page; on the first page the
+        letter-spaced kicker over the title and a rule under it."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        dark = self.pageTemplate.id == "dark"
+        self.dark[page] = dark
+        canv.saveState()
+        if dark:
+            canv.setFillColor(PALETTES_P["dark"]["page"])
+            canv.rect(0, 0, W, H, stroke=0, fill=1)
+        if page == 1:
+            pal = PALETTES_P["light"]
+            canv.setFillColor(pal["accent"])
+            t = canv.beginText(st.left, H - st.top - 7)
+            t.setFont(st.bold_font, 7.4)
+            t.setCharSpace(TRACK_HEAD_P + 0.6)
+            t.textOut(self.KICKER.upper())
+            canv.drawText(t)
+            canv.setStrokeColor(pal["ink"])
+            canv.setLineWidth(1.1)
+            y = H - st.top - self.title_h + 2.5 * mm
+            canv.line(st.left, y, W - st.right, y)
+        canv.restoreState()
+
+    def draw_marks_p(self, canv, doc):
+        """After the page's text: the header (number and section) and the centred foot."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num = self.printed(page)
+        odd, dark = num % 2 == 1, self.dark.get(page, False)
+        pal = PALETTES_P["dark" if dark else "light"]
+        section = None if page == 1 else self.top_section.get(page, self.section)
+        corner = "right" if odd else "left"
+        head, foot = self.book["running_header"], self.book["running_header"].upper()
+        self.page_headers.append(dict(
+            page=num, pdf_page_index=page - 1, number=str(num), number_corner=corner,
+            section=section, section_printed_as=section.upper() if section else None,
+            section_corner=corner if section else None, reversed=dark,
+        ))  # fmt: skip
+        self.page_footers.append(dict(page=num, pdf_page_index=page - 1, text=head, printed_as=foot,
+                                      position="centre", reversed=dark))  # fmt: skip
+        canv.saveState()
+        y = H - st.top + 8.5 * mm
+        size, font = 15.0, st.bold_font
+        nw = pdfmetrics.stringWidth(str(num), font, size)
+        canv.setFillColor(pal["accent"])
+        canv.setFont(font, size)
+        if odd:
+            canv.drawRightString(W - st.right, y, str(num))
+            rule_x = W - st.right - nw - 2.6 * mm
+        else:
+            canv.drawString(st.left, y, str(num))
+            rule_x = st.left + nw + 2.6 * mm
+        canv.setStrokeColor(pal["rule"])
+        canv.setLineWidth(0.5)
+        canv.line(st.left, y - 4.2, W - st.right, y - 4.2)
+        if section:
+            canv.line(rule_x, y - 1, rule_x, y + 8.5)
+            caps = section.upper()
+            sw = tracked_width(caps, st.body_font, 6.9, TRACK_HEAD_P)
+            x = rule_x - 2.6 * mm - sw if odd else rule_x + 2.6 * mm
+            canv.setFillColor(pal["muted"])
+            t = canv.beginText(x, y + 0.6)
+            t.setFont(st.body_font, 6.9)
+            t.setCharSpace(TRACK_HEAD_P)
+            t.textOut(caps)
+            canv.drawText(t)
+        fy = st.bottom - 10 * mm
+        fw = tracked_width(foot, st.body_font, 6.8, TRACK_HEAD_P)
+        x0 = (W - fw) / 2
+        canv.setFillColor(pal["muted"])
+        t = canv.beginText(x0, fy)
+        t.setFont(st.body_font, 6.8)
+        t.setCharSpace(TRACK_HEAD_P)
+        t.textOut(foot)
+        canv.drawText(t)
+        canv.setStrokeColor(pal["accent"])
+        canv.setLineWidth(0.7)
+        canv.line(x0 - 11 * mm, fy + 2.3, x0 - 3 * mm, fy + 2.3)
+        canv.line(x0 + fw + 2 * mm, fy + 2.3, x0 + fw + 10 * mm, fy + 2.3)
+        canv.restoreState()
+
+
+def build_pdf_p(book: dict, out_pdf_path, style: str = "p") -> dict:
+    """Style "p" (see STYLES): laid out once; the truth adds the reversed pages, the header and
+    foot of every page, the decks, the asterisk notes and the table's repeated header rows."""
+    _register_dejavu_sans_cond()
+    st = STYLES[style]
+    styles = {tone: _styles_p(st, pal) for tone, pal in PALETTES_P.items()}
+    out = Path(out_pdf_path)
+    story, truth_blocks, headings = _story_p(book, st, styles)
+    doc = ReversedDoc(str(out), book, st)
+    title = Paragraph(escape(book["title"]), styles["light"]["title"])
+    doc.build([Spacer(1, 13), title, NextPageTemplate("later"), FrameBreak()] + story)
+    place_truth(doc, headings, truth_blocks)
+    for b in truth_blocks:
+        if b.get("placement") == "table":  # its header row printed again where it runs on
+            b["repeated_header"] = [dict(c, header=b["table"]["header"]) for c in b["continues"]]
+    dark = [p for p, d in sorted(doc.dark.items()) if d]
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="165x235mm",
+        column_width_pt=round(doc.colw, 2),
+        body_font={"name": "DejaVu Sans Condensed", "size": st.size, "leading": st.leading},
+        title_kicker={"text": ReversedDoc.KICKER, "printed_as": ReversedDoc.KICKER.upper(),
+                      "not_a_block": True},
+        reversed_pages=[dict(page=doc.printed(p), pdf_page_index=p - 1,
+                             ground="#" + PALETTES_P["dark"]["page"].hexval()[2:]) for p in dark],
+        asterisk_notes=[dict(key=b["key"], anchor=b["anchor"], marker=b["marker"], page=b["page"],
+                             pdf_page_index=b["pdf_page_index"], column=b["column"])
+                        for b in truth_blocks if b.get("placement") == "asterisk-note"],
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -4920,6 +5560,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_n(book, out_pdf_path, style)
     if st.header_layout == "inside-narrow-190x260":
         return build_pdf_o(book, out_pdf_path, style)
+    if st.header_layout == "reversed-decks-165x235":
+        return build_pdf_p(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
