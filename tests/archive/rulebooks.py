@@ -96,7 +96,15 @@ FIFTEENTH = "fifteenth"
 #: the style n mending: 27 of 34 blocks whole, 0 with the right page and section (the numeral
 #: read as a chapter of its own), 26 extra blocks; then mended on it: 34 of 34.
 SIXTEENTH = "sixteenth"
-#: Every book the reader has been mended on.
+#: The book in style "p" (a chapter printed light on dark pages, outline chapter numbers, an
+#: italic summary under each chapter heading, section heads in spaced capitals over bold-italic
+#: subsections, boxes framed by corner marks, a designer's note with its signature, "*" notes
+#: under their paragraph, a table of terms outside any box split over a page), made apart from
+#: the reader and measured once unseen, with the reader of the style o mending: 26 of 34 blocks
+#: whole, 14 with the right page and section, 26 extra blocks; then mended on it: 33 of 34, its
+#: table read in pieces, 10 extra blocks (rows and cells are not read as one block): not in READ.
+SEVENTEENTH = "seventeenth"
+#: Every book the reader has been mended on (and reads whole).
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
     THIRTEENTH, FOURTEENTH, FIFTEENTH, SIXTEENTH,

@@ -840,3 +840,84 @@ def test_a_table_of_contents_and_its_label_are_no_text():
     chars += _column(40, 130, ["A paragraph of body text in the chapter, ending here now."] * 3)
     _, blocks = layout([_page(0, chars)])
     assert [(b.section, b.text[:11]) for b in blocks] == [("Resting", "A paragraph")]
+
+
+def test_a_page_printed_light_on_dark_reads_as_the_others():
+    # The second page's text is light (on a dark ground, a fill over the whole page): its
+    # lines, each set apart from the book's dark text by colour alone, are no headings.
+    pages = []
+    for i, colour in enumerate((0x222222, 0xEEEEEE)):
+        chars = _chars("The Book", 40, 10, 22, colour=0x222222) if i == 0 else []
+        chars += _chars("Chapter" if i == 0 else "Dark Chapter", 40, 40, 16, colour=colour)
+        rows = [f"page {'ab'[i]} line {j:02d} ".ljust(50, "z") for j in range(60)]
+        rows[20] = f"What party {'ab'[i]} takes along"  # a paragraph of one line, spaced
+        for j, text in enumerate(rows):
+            gap = 8 * (20 <= j < 30) + 8 * (21 <= j < 30)
+            chars += _chars(text, 40 if j < 30 else 320, 70 + 12 * (j % 30) + gap, colour=colour)
+        chars += _chars(str(5 + i), 300, 780, 8, colour=colour)
+        pages.append(_page(i, chars))
+    _, blocks = layout(pages)
+    assert [(b.section, b.text[:11]) for b in blocks] == [
+        (section, text)
+        for section, page in (("Chapter", "a"), ("Dark Chapter", "b"))
+        for text in (f"page {page} line", "What party ", f"page {page} line")
+    ]
+
+
+def test_a_heading_in_capitals_ranks_above_one_a_little_larger_in_lower_case():
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _chars("BASES AND FINISH", 40, 70, 9.4, bold=True, colour=0xB84517)
+    chars += _column(40, 88, ["A paragraph of body text in the section, ending here."] * 2)
+    chars += _chars("Snow on the Base", 40, 124, 9.9, bold=True, font="BoldItalic")
+    chars += _column(40, 142, ["A paragraph of body text in the subsection, ending now."] * 2)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == [
+        "Chapter > BASES AND FINISH",
+        "Chapter > BASES AND FINISH > Snow on the Base",
+    ]
+
+
+def test_a_title_over_three_lines_and_a_ragged_summary_in_italics_are_read_so():
+    chars = _chars("Workshop Notes: Painted", 40, 20, 22) + _chars("Figures, Homemade", 40, 46, 22)
+    chars += _chars("Scenarios and the Club", 40, 72, 22) + _chars("Painting", 40, 110, 16)
+    # Set ragged in a column justified at x 265: "spread" would not have fit after line two.
+    summary = [
+        "A painted figure is far easier to spot on",
+        "the crowded map, and the work can be",
+        "spread over the whole campaign.",
+    ]
+    chars += [
+        c for j, t in enumerate(summary) for c in _chars(t, 40, 134 + 14 * j, 11, font="Italic")
+    ]
+    chars += _column(
+        40, 180, [f"body line {j:02d} of the chapter ".ljust(50, "q") for j in range(6)]
+    )
+    title, blocks = layout([_page(0, chars)])
+    assert title == "Workshop Notes: Painted Figures, Homemade Scenarios and the Club"
+    assert [(b.section, b.text[:18]) for b in blocks] == [
+        ("Painting", "A painted figure i"),
+        ("Painting", "body line 00 of th"),
+    ]
+    assert blocks[0].text.endswith("and the work can be spread over the whole campaign.")
+
+
+def test_a_note_under_its_paragraph_hangs_its_lines_after_its_star():
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _column(
+        40, 70, [f"body line {j:02d} of the paragraph ".ljust(50, "n") for j in range(4)]
+    )
+    chars += _chars("and the paragraph ends here.*", 40, 118)
+    chars += _chars("* We name no brands or ranges here, and any paint will do as", 40, 132, 7.5)
+    chars += _chars("long as it is sold for models, for a first try.", 47.5, 141, 7.5)
+    chars += _column(
+        40, 160, [f"next line {j:02d} of the chapter ".ljust(50, "o") for j in range(4)]
+    )
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:20] for b in blocks] == [
+        "body line 00 of the ",
+        "We name no brands or",
+        "next line 00 of the ",
+    ]
+    assert blocks[1].text.endswith(
+        "any paint will do as long as it is sold for models, for a first try."
+    )

@@ -5183,9 +5183,11 @@ class NoteBox(ColumnBox):
 
     def _make(self, width: float) -> Table:
         sty = self.sty
-        cells = [Paragraph(escape(self.block["title"]), sty["note_title"]),
-                 Paragraph(markup(self.block["text"], self.st, bold_lead=False), sty["note"]),
-                 Paragraph(escape("\u2014 " + self.block["signature"]), sty["signature"])]
+        cells = [
+            Paragraph(escape(self.block["title"]), sty["note_title"]),
+            Paragraph(markup(self.block["text"], self.st, bold_lead=False), sty["note"]),
+            Paragraph(escape("\u2014 " + self.block["signature"]), sty["signature"]),
+        ]
         return cell_table(cells, width, [("BOX", (0, 0), (-1, -1), 0.5, self.pal["rule"])],
                           pads=(11, 11, 10, 10))  # fmt: skip
 
@@ -5220,11 +5222,15 @@ class TermTable(Table):
 def term_table_p(block: dict, width: float, st: Style, sty, pal: dict) -> TermTable:
     """Style "p": the TermTable of a box with `header` and `rows`."""
     left = round(width * 0.31, 2)
-    rows = [[Paragraph(escape(block["title"].upper()), sty["box_title"]), ""],
-            [Paragraph(terms_p(block["text"], st), sty["table_text"]), ""],
-            [Paragraph(escape(c), sty["cell_head"]) for c in block["header"]]]
-    rows += [[Paragraph(escape(a), sty["cell_term"]), Paragraph(escape(b), sty["cell"])]
-             for a, b in block["rows"]]
+    rows = [
+        [Paragraph(escape(block["title"].upper()), sty["box_title"]), ""],
+        [Paragraph(terms_p(block["text"], st), sty["table_text"]), ""],
+        [Paragraph(escape(c), sty["cell_head"]) for c in block["header"]],
+    ]
+    rows += [
+        [Paragraph(escape(a), sty["cell_term"]), Paragraph(escape(b), sty["cell"])]
+        for a, b in block["rows"]
+    ]
     t = TermTable(rows, colWidths=[left, width - left], repeatRows=(2,))
     t.setStyle(TableStyle([
         ("SPAN", (0, 0), (-1, 0)), ("SPAN", (0, 1), (-1, 1)),
@@ -5293,8 +5299,11 @@ def _story_p(book: dict, st: Style, styles: dict) -> tuple[list, list, list]:
     need = None  # the NeedSpace before the last heading(s)
     # Room a heading needs under it at a column's foot: its own (two lines) and three of text; a
     # chapter heading also its deck (five lines). Headings in a row add up in one NeedSpace.
-    room = {1: st.h1_space_before + 2 * st.h1 * 1.12 + 12 + 5 * DECK_P["leading"] + 14,
-            2: st.h2_space_before + 5.5 + 2 * st.h2 * 1.3 + 4.5, 3: 7 + 2 * st.leading + 1.5}
+    room = {
+        1: st.h1_space_before + 2 * st.h1 * 1.12 + 12 + 5 * DECK_P["leading"] + 14,
+        2: st.h2_space_before + 5.5 + 2 * st.h2 * 1.3 + 4.5,
+        3: 7 + 2 * st.leading + 1.5,
+    }
     for block in book["blocks"]:
         kind = block["type"]
         if kind == "heading":

@@ -32,6 +32,15 @@ def column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
             edge = edges.setdefault(key, [ln.x0, ln.x1, 0.0])
             if source.setdefault(key, kind) == kind and kind < 2:
                 edge[0], edge[1] = min(edge[0], ln.x0), max(edge[1], ln.x1)
+    # A line reaching further into the gutter than any other by more than a letter (a label
+    # set over the columns) sets no edge: the next longest does.
+    ends: dict[tuple[int, int], list[float]] = {}
+    for ln in kinds[0]:
+        ends.setdefault((ln.page, ln.col), []).append(ln.x1)
+    for key, xs in ends.items():
+        xs.sort(reverse=True)
+        if len(xs) >= 4 and xs[0] - xs[1] > 5 and source.get(key) == 0:
+            edges[key][1] = xs[1]
     reach: Counter[tuple[int, int]] = Counter()
     count: Counter[tuple[int, int]] = Counter()
     for ln in body:

@@ -7,6 +7,7 @@ colour), never with one book's measures."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from indexer.archive.sources.pdf.page import Line
 
@@ -87,14 +88,14 @@ def mark_footnotes(body: list[Line], body_size: float) -> None:
 
 def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     """Which lines are headings. Clearly larger than the body: a heading, unless it is one of
-    three or more such lines running on, or of two ending in a full stop (an introduction
-    set large is text; a heading is short). At about the body's size (small capitals too:
-    the capitals reach it), a heading only if set off whole, in bold or in a colour of its
-    own, standing apart (space above it, or first in its column, or under another heading)
-    and not ending like a sentence: rulebooks set section titles so, and a bold sentence
-    inside a paragraph does none of it; but three such lines or more set alike, line under
-    line, are text (a quotation in italics under a chapter's heading). Never inside a box,
-    where a bold line is the box's title."""
+    three or more such lines running on to a sentence's end, or of two ending in a full stop
+    (an introduction set large is text; a heading is short, or a title wrapped). At about
+    the body's size (small capitals too: the capitals reach it), a heading only if set off
+    whole, in bold or in a colour of its own, standing apart (space above it, or first in
+    its column, or under another heading) and not ending like a sentence: rulebooks set
+    section titles so, and a bold sentence inside a paragraph does none of it; but three
+    such lines or more set alike, line under line, are text (a quotation in italics under a
+    chapter's heading). Never inside a box, where a bold line is the box's title."""
     above: Line | None = None
     runs: list[list[Line]] = []  # runs of consecutive lines set apart (larger, bold, colour)
     for ln in body:
@@ -121,9 +122,13 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
             runs.append([ln])
         above = ln
     # Three lines or more running on, or two ending a sentence, are text set apart (an
-    # introduction set large, a quotation in italics under a chapter's heading).
+    # introduction set large, a quotation in italics under a chapter's heading); three set
+    # large that end no sentence are a title wrapped over them.
     for run in runs:
-        if len(run) >= 3 or (len(run) == 2 and ends_sentence(run[-1].text, (".",))):
+        wrapped = run[0].size > body_size * 1.12 and not ends_sentence(run[-1].text)
+        if (len(run) >= 3 and not wrapped) or (
+            len(run) == 2 and ends_sentence(run[-1].text, (".",))
+        ):
             for ln in run:
                 ln.heading = False
 
@@ -162,12 +167,17 @@ def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[
     """Each heading's rank (`Line.rank`), and the ranks, highest first: levels rank by the
     largest letter (a heading in small capitals by its capitals); sizes within 2% of each
     other are one size, where a heading in a colour of its own ranks above one in the body's
-    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6). A side
+    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6), and one
+    in capitals a tenth above its size. A side
     head in its lane, whatever its size, ranks below the headings set clearly larger than the
     text and above those in the text at about its size: it parts the text they stand in."""
     for ln in body:
         if ln.heading and ln.lane:
             ln.cap_size = body_size * 1.12
+        elif ln.heading and _all_capitals(ln.text):
+            # Capitals stand a size above the same size in lower case ("BASES AND FINISH"
+            # at 9.4 pt over "Snow on the Base" at 9.9 in bold italics).
+            ln.cap_size *= 1.1
     sizes = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
     group: dict[float, float] = {}
     for size in sizes:
@@ -177,6 +187,12 @@ def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[
             coloured = distinct_colour(ln.colour, body_colour)
             ln.rank = group[round(ln.cap_size, 1)] + (0.01 if coloured else 0.0)
     return sorted({ln.rank for ln in body if ln.heading}, reverse=True)
+
+
+def _all_capitals(text: str) -> bool:
+    """Whether a line is set in capitals only (four letters or more)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
 def number_marks(body: list[Line]) -> list[Line]:
@@ -222,3 +238,42 @@ def run_in_heading(ln: Line, body_colour: int) -> str | None:
         return None
     term = ln.lead.rstrip(".:").strip()
     return term if sum(c.isalpha() for c in term) >= 2 else None
+
+
+def reversed_pages(body: list[Line], body_size: float, body_colour: int) -> None:
+    """A page printed reversed (its text light on a dark ground) is read as the others: the
+    colour of most of its text at the body's size is the body's colour there."""
+    pages: dict[int, Counter[int]] = {}
+    for ln in body:
+        if round(ln.size, 1) == body_size and ln.colour >= 0:
+            pages.setdefault(ln.page, Counter())[ln.colour] += len(ln.text)
+    for page, colours in pages.items():
+        colour = colours.most_common(1)[0][0]
+        if distinct_colour(colour, body_colour):
+            for ln in body:
+                if ln.page == page and ln.colour == colour:
+                    ln.colour = body_colour
+                if ln.page == page and ln.lead_colour == colour:
+                    ln.lead_colour = body_colour
+
+
+def lane_titles(lines: list[Line]) -> list[Line]:
+    """A line in the lane left of a column's text, read right before a box's first line
+    beside it, is that box's title (in a lane, a heading would stand beside text)."""
+    for ln, after in zip(lines, lines[1:]):
+        if (
+            ln.lane and ln.boxed < 0 <= after.boxed and (after.page, after.col) == (ln.page, ln.col)
+            and after.top < ln.bottom
+        ):  # fmt: skip
+            ln.boxed = after.boxed
+    return lines
+
+
+def kicker(ln: Line, title: Line) -> bool:
+    """Whether `ln` is a label in small capitals right above the book's title ("TABLE
+    PRACTICE · WORKSHOP NOTES"): a series' or a section's name, neither text nor the title."""
+    return (
+        ln.page == title.page and not ln.heading and ln.size < 0.6 * title.size
+        and 0 <= title.top - ln.bottom < title.size and ln.x0 < title.x1 and title.x0 < ln.x1
+        and ln.text.upper() == ln.text and len(ln.text) < 60
+    )  # fmt: skip

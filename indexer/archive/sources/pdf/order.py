@@ -68,6 +68,8 @@ def _spanning_headings(lines: list[Line]) -> None:
             below = [o.top for o in mine if o.top >= ln.bottom - 2]
             if not (above or col == ln.col) or not below or len(above) + len(below) < len(mine):
                 break  # another column without text above it, none below it, or a line beside
+            if col == ln.col and above and ln.top - max(above) < 0.45 * ln.size:
+                break  # no space above it: a line of a passage set large, no heading
             ends[col] = min(below)
         else:
             if len(ends) >= 2 and all(abs(b - ends[ln.col]) < 0.3 * size for b in ends.values()):

@@ -36,7 +36,8 @@ from indexer.archive.sources.pdf.lanes import Gutter, side_heads, text_edges
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
-BULLETS = "•◦▪▫‣⁃●■"  # a list item's mark (in a text font: in an icon font it is an icon)
+# A list item's mark (in a text font: in an icon font it is an icon), or a note's ("* ...").
+BULLETS = "•◦▪▫‣⁃●■*"
 # A contents entry: its title, leader dots (spaced or not) and the page it starts on.
 CONTENTS_ENTRY = re.compile(r".*\w.*?(?:\.\s*){4,}\d{1,4}")
 # A step's or a rule's mark: "2. ", "2) ", "b) " or "6.10 ".

@@ -56,11 +56,14 @@ from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
     box_small_print,
     distinct_colour,
+    kicker,
+    lane_titles,
     mark_footnotes,
     mark_headings,
     mark_short_measures,
     number_marks,
     rank_headings,
+    reversed_pages,
     run_in_heading,
     unbox_bands,
 )
@@ -145,7 +148,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
                  and ln.bottom <= bottom + 1),
                 -1,
             )  # fmt: skip
-        body += _lane_titles(reading_order(keep))
+        body += lane_titles(reading_order(keep))
     if not body:
         return None, []
     first_page = body[0].page
@@ -156,6 +159,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
         for _ in ln.text
     )  # fmt: skip
     body_colour = colours.most_common(1)[0][0] if colours else -1
+    reversed_pages(body, body_size, body_colour)
     fonts = Counter(ln.font for ln in body if round(ln.size, 1) == body_size for _ in ln.text)
     body_font = fonts.most_common(1)[0][0] if fonts else ""
     for ln in body:
@@ -171,19 +175,8 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     top = [ln for ln in body if ln.heading and ln.rank == (heads or [0])[0]]
     if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
+        body = [ln for ln in body if not kicker(ln, top[0])]
     return _blocks(body, printed, heads, title_size, body_colour)
-
-
-def _lane_titles(lines: list[Line]) -> list[Line]:
-    """A line in the lane left of a column's text, read right before a box's first line
-    beside it, is that box's title (in a lane, a heading would stand beside text)."""
-    for ln, after in zip(lines, lines[1:]):
-        if (
-            ln.lane and ln.boxed < 0 <= after.boxed and (after.page, after.col) == (ln.page, ln.col)
-            and after.top < ln.bottom
-        ):  # fmt: skip
-            ln.boxed = after.boxed
-    return lines
 
 
 def _blocks(
@@ -379,7 +372,10 @@ def _starts_block(
     # hyphen.
     _, right, justified = edges[(prev.page, prev.col)]
     room = right - prev.x1
-    fits = 1.5 * ln.size if justified else ln.first_word + 0.3 * ln.size
+    # A passage in a face of its own may be set ragged in a justified column (a chapter's
+    # summary in italics): would the next word have fit?
+    alike = ln.face_apart and (ln.font, round(ln.size, 1)) == (prev.font, round(prev.size, 1))
+    fits = 1.5 * ln.size if justified and not alike else ln.first_word + 0.3 * ln.size
     prev_full = prev.boxed < 0 and (room < fits or prev.text.endswith("-") or prev.short_measure)
     # A bold lead term starts a paragraph, unless it is the rest of one the line before
     # began ("BASE" / "COST. Every kind ...").
