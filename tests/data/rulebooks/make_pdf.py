@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p]
-    python make_pdf.py --all OUTDIR                      # the seventeen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q]
+    python make_pdf.py --all OUTDIR                      # the eighteen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -399,6 +399,61 @@ key, anchor, marker, page and column), every page's header ("page_headers": numb
 section as written and as printed and its corner, reversed) and foot ("page_footers": running header
 as written and as printed, position, reversed), the body font, the page size and the column width.
 
+Style "q" (used only by eighteenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 180 x 240 mm; the book title
+in a large sans across the first page over a short thick coloured bar and a hairline, then two equal
+columns in an 8 mm gutter with a thin grey RULE down its middle on every page; a serif body (Times
+10.4 pt on 13.8 pt) JUSTIFIED BY LETTER-SPACING and NEVER HYPHENATED: lines break at spaces only and
+every line but a paragraph's last is filled out first by character spacing (the PDF's Tc, at most
+0.45 pt after every glyph) and only then by word spacing (Tw), so the letters of a loose line stand
+visibly apart; paragraphs with a first-line indent and no gap (none after a heading or a box); a
+paragraph runs on into the next column or page with two lines at least on each side; headings
+NUMBERED IN A DECIMAL OUTLINE counted from the book's `first_chapter` (default 1): chapters ("5.",
+a large sans over a thin coloured rule as wide as the column) and sections ("5.2", a bold sans) with
+their number in the accent colour HANGING in a 9 mm lane at the column's left edge, the heading's
+text and its turn-over lines set beside it; LEVEL-3 headings RUN IN: their number, their text and an
+em dash ("5.2.1 One Line per Scenario —") in a bold sans at the start of the first line of their
+paragraph, which goes on after them on the same line (and is letter-spaced with it); a chapter or
+section heading is not left at a column's foot without three lines of text under it; one
+sentence of a paragraph given as its `highlight` is printed on a marker-yellow GROUND behind its
+words (on every line it covers, the spaces between them included); example boxes as wide as their
+column in a thin dark frame over a grey DROP SHADOW standing off to the lower right, their title
+led by the example's NUMBER in the accent colour ("Example 5.1: A Season in Figures": the chapter's
+number, then the example's place in its chapter; the number is printed, not written), their text in
+a small sans set ragged right and never hyphenated; a box with a `checklist` is a CHECKLIST on a
+pale yellow ground with its top right corner turned down (a DOG-EAR), its title in a coloured bold
+sans, a line of text, then each item behind an empty CHECK BOX (a ZapfDingbats glyph) with a hanging
+indent; a box marked `place: top` is a TOP FLOAT: not in the columns but drawn (before the text)
+across both columns at the top of the page AFTER the one where the block before it in the book ends
+(a later float moves one more page on when that page already carries one; the book is laid out again
+until every float settles), the two columns of that page shortened under it and the column rule
+starting under it; no footer, but after the text, over a hairline across the page, RUNNING HEADS
+THAT DIFFER on left and right pages: on even (left-hand) pages the page number bold in the accent
+colour in the top LEFT corner and beside it the book's running header in italics, on odd
+(right-hand) pages the chapter in effect at the top of the page with its number ("5. Keeping the
+Numbers") and the page number in the top RIGHT corner; the first page has no running head but a DROP
+FOLIO, the page number centred at its foot. In the truth a chapter or section heading adds "number"
+("5." or "5.2", not part of its text), "printed_as" (number and text) and "hanging_number", a
+chapter heading also "rule_below"; a level-3 heading adds "number", "run_in": true and "printed_as"
+(the head as printed, dash included) and has the page and column where its paragraph starts, whose
+"plain_text" is its text WITHOUT the head (the block records the head as "run_in_heading") and
+whose "section_path" ends with the heading's text; a paragraph with a highlight adds "highlight"
+(its "text" as written and its "ground" colour; "plain_text" keeps the whole text); an example box
+adds "example_number", "printed_title" and "frame": "drop-shadow"; a checklist adds "checklist" (the
+items as written), "checkbox" (the glyph, not part of "plain_text"), "printed_title" and "frame":
+"dog-ear", its "plain_text" being its text followed by its items; a top float has "column": 0,
+"placement": "top-float", "full_width": true and "anchor" (the key of the block before it). The
+truth JSON also lists the floats ("top_floats": key, anchor, page, PDF page index, the printed page
+where the anchor ends, height and "bbox_pt": left, top, right and bottom in points from the page's
+top-left corner), the highlights ("highlights": key, text, ground and the printed pages where it is
+drawn), the column rules ("column_rules": page, x, top and bottom in points from the page's top,
+"below_float"), every page's running head ("page_headers": number and its corner, side ("verso" or
+"recto"), "kind" ("book" or "chapter"), text as written and as printed and its position; none for
+the first page) and the drop folio ("page_footers": page, number, position, "drop_folio"), the
+outline scheme ("heading_numbers"), the justification ("justification": method, "hyphenation":
+false, the most letter-spacing, then word spacing), the body font, the page size and the column
+width.
+
 Only reportlab (BSD) and PyYAML are needed (styles "m" and "p" also the system's DejaVu fonts). The
 output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
@@ -461,6 +516,7 @@ BOOKS = (
     "fifteenth.yaml",
     "sixteenth.yaml",
     "seventeenth.yaml",
+    "eighteenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -764,6 +820,22 @@ STYLES = {
                box_border_width=1.1, header_layout="reversed-decks-165x235", h1_space_before=13,
                h2_space_before=10, indent_after_heading=False, box_title_size=8.8,
                box_padding=(9, 9, 8, 8), page_size=(165 * mm, 235 * mm)),
+    # 180 x 240 mm pages, two equal columns with a thin RULE in the gutter (starting under a top
+    # float); a serif body (Times 10.4 pt) JUSTIFIED BY LETTER-SPACING, never hyphenated, paragraphs
+    # indented without a gap (none after a heading or a box); headings NUMBERED IN A DECIMAL OUTLINE
+    # with the number HANGING at the column's edge ("5." chapters over a rule, "5.2" sections), the
+    # level-3 ones RUN IN at the start of their paragraph ("5.2.1 One Line per Scenario —"); a key
+    # sentence on a marker-yellow HIGHLIGHT; example boxes numbered by chapter with a DROP SHADOW;
+    # CHECKLIST boxes with empty check boxes on a dog-eared yellow note; an example box moved to the
+    # TOP OF THE NEXT PAGE across both columns; running heads that differ on LEFT and RIGHT pages
+    # (book title on even, numbered chapter on odd pages, page number outer), a DROP FOLIO on the
+    # first page.
+    "q": Style("q", 16 * mm, 16 * mm, 24 * mm, 21 * mm, 8 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10.4, 13.8, 15, 10.6, 0, 12, "top", "outer", colors.white,
+               colors.Color(0.17, 0.27, 0.52), 21,
+               h2_font="Helvetica-Bold", h2_color=colors.Color(0.11, 0.12, 0.16),
+               header_layout="outline-floats-180x240", column_rule=True, h1_space_before=14,
+               h2_space_before=9, indent_after_heading=False, page_size=(180 * mm, 240 * mm)),
 }
 # fmt: on
 
@@ -5545,6 +5617,604 @@ def build_pdf_p(book: dict, out_pdf_path, style: str = "p") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "q"
+INK_Q = colors.Color(0.11, 0.12, 0.16)
+ACCENT_Q = colors.Color(0.17, 0.27, 0.52)  # style "q": heading numbers, rules, the page number
+HIGHLIGHT_Q = colors.Color(1.0, 0.9, 0.42)  # the marker-yellow ground behind a key sentence
+SHADOW_Q = colors.Color(0.64, 0.66, 0.72)  # the drop shadow of an example box
+CHECK_FILL_Q = colors.Color(0.99, 0.96, 0.84)  # the ground of a checklist box
+HANG_Q = 9 * mm  # the lane at a heading's left that holds its hanging outline number
+SHADOW_OFF_Q = 2.4  # how far an example box's shadow stands off to the right and below
+TRACK_MAX_Q = 0.45  # most letter-spacing (points) a justified line may take before word spacing
+FLOAT_GAP_Q = 6 * mm  # between a top float and the columns under it
+TITLE_H_Q = 36 * mm  # the title across the first page
+CHECKBOX_Q = "\u274f"  # ZapfDingbats: the empty check box before a checklist item
+RUN_IN_DASH_Q = "\u2014"  # ends a run-in level-3 heading
+
+
+def col_width_q(st: Style) -> float:
+    """Width of each of the two equal columns of style "q"."""
+    return (st.page_size[0] - st.left - st.right - st.gutter) / 2
+
+
+def runs_q(text: str, st: Style, highlight: str | None = None, head=()) -> list[tuple]:
+    """The runs (text, font, size, colour, ground) of a style "q" paragraph: the runs `head` first,
+    icons in ZapfDingbats, the sentence `highlight` on the marker-yellow ground."""
+    pieces = [(text, None)]
+    if highlight:
+        i = text.find(highlight)
+        if i < 0:
+            raise ValueError(f"style q: highlight not in its paragraph: {highlight!r}")
+        j = i + len(highlight)
+        pieces = [(text[:i], None), (text[i:j], HIGHLIGHT_Q), (text[j:], None)]
+    runs = list(head)
+    for piece, ground in pieces:
+        for n, part in enumerate(ICON_RE.split(piece)):
+            if n % 2:
+                runs.append((ICONS[part], "ZapfDingbats", st.size, INK_Q, ground))
+            elif part:
+                runs.append((part, st.body_font, st.size, INK_Q, ground))
+    return runs
+
+
+def markup_q(text: str) -> str:
+    """Paragraph markup of a style "q" box's text: icons in ZapfDingbats, NO soft hyphens."""
+    return "".join(f'<font name="ZapfDingbats">{ICONS[piece]}</font>' if i % 2 else escape(piece)
+                   for i, piece in enumerate(ICON_RE.split(text)))  # fmt: skip
+
+
+def words_q(runs: list[tuple]) -> list[list[tuple]]:
+    """The words of a run list, each a list of fragments (text, font, size, colour, ground)."""
+    words, cur = [], []
+    for text, *fmt in runs:
+        for piece in re.split(r"(\s+)", text):
+            if piece.isspace():
+                if cur:
+                    words.append(cur)
+                cur = []
+            elif piece:
+                cur.append((piece, *fmt))
+    return words + ([cur] if cur else [])
+
+
+def frag_width(frag: tuple) -> float:
+    return pdfmetrics.stringWidth(frag[0], frag[1], frag[2])
+
+
+class TrackedParagraph(Flowable):
+    """Style "q": a body paragraph set JUSTIFIED BY LETTER-SPACING, without any hyphenation: the
+    words are broken into lines at spaces only, and every line but the last is filled out first by
+    letter-spacing (PDF character spacing, at most TRACK_MAX_Q points after every glyph) and only
+    then by word spacing. Fragments with a ground (a highlighted sentence) are drawn on a coloured
+    band. It splits between lines (two lines at least on each side) and keeps its key across
+    columns and pages."""
+
+    def __init__(self, words, st: Style, key: str, indent: float = 0, final: bool = True, part=0,
+                 marks=None):  # fmt: skip
+        super().__init__()
+        self.words, self.st, self.indent, self.final = words, st, indent, final
+        self.gt_key, self.gt_part = key, part
+        self.lead, self.space = st.leading, pdfmetrics.stringWidth(" ", st.body_font, st.size)
+        self.marks = marks  # a list that collects (key, pdf page) of every highlighted line drawn
+        self.lines: list[list] = []  # the words of every line
+
+    def _break(self, width: float) -> list[list]:
+        lines, line, w = [], [], self.indent
+        for word in self.words:
+            ww = sum(frag_width(f) for f in word)
+            if line and w + self.space + ww > width:
+                lines.append(line)
+                line, w = [word], ww
+            else:
+                w += (self.space if line else 0) + ww
+                line.append(word)
+        return lines + [line]
+
+    def wrap(self, availWidth, availHeight):
+        self.width = availWidth
+        self.lines = self._break(availWidth)
+        self.height = len(self.lines) * self.lead
+        return self.width, self.height
+
+    def _part(self, lines: list, first: bool, final: bool) -> TrackedParagraph:
+        words = [w for line in lines for w in line]
+        return TrackedParagraph(words, self.st, self.gt_key, self.indent if first else 0, final,
+                                self.gt_part + (0 if first else 1), self.marks)  # fmt: skip
+
+    def split(self, availWidth, availHeight):
+        self.wrap(availWidth, availHeight)
+        n, k = len(self.lines), int((availHeight + 1e-6) // self.lead)
+        if k >= n:
+            return [self]
+        k = min(k, n - 2)  # two lines at least go on
+        if k < 2:
+            return []  # two lines at least stay
+        return [self._part(self.lines[:k], True, False), self._part(self.lines[k:], False,
+                                                                    self.final)]  # fmt: skip
+
+    def draw(self):
+        canv, st = self.canv, self.st
+        for i, line in enumerate(self.lines):
+            last = self.final and i == len(self.lines) - 1
+            x0 = self.indent if i == 0 else 0
+            y = self.height - i * self.lead - 0.76 * self.lead
+            frags = []  # (text, font, size, colour, ground) with the spaces between the words
+            for n, word in enumerate(line):
+                if n:
+                    before, after = line[n - 1][-1][4], word[0][4]
+                    frags.append((" ", st.body_font, st.size, INK_Q, before if before == after
+                                  else None))  # fmt: skip
+                frags.extend(word)
+            natural = sum(frag_width(f) for f in frags)
+            glyphs = sum(len(f[0]) for f in frags)
+            spaces = len(line) - 1
+            slack = max(0.0, self.width - x0 - natural)
+            cs = ws = 0.0
+            if not last and glyphs > 1:
+                cs = min(slack / (glyphs - 1), TRACK_MAX_Q)
+                ws = (slack - cs * (glyphs - 1)) / spaces if spaces else 0.0
+            x, grounds = x0, []
+            for f in frags:
+                w = frag_width(f) + cs * len(f[0]) + (ws if f[0] == " " else 0)
+                if f[4] is not None:
+                    grounds.append((x, w, f[4], f[2]))
+                x += w
+            canv.saveState()
+            for gx, gw, ground, size in grounds:
+                canv.setFillColor(ground)
+                canv.rect(gx - 0.6, y - 0.27 * size, gw + 1.2 - cs, 1.16 * size, stroke=0, fill=1)
+            if grounds and self.marks is not None:
+                self.marks.append((self.gt_key, canv.getPageNumber()))
+            t = canv.beginText(x0, y)
+            t.setCharSpace(cs)
+            t.setWordSpace(ws)
+            runs: list[list] = []  # fragments of one font, size and colour in a row: one string
+            for text, *fmt, _ in frags:
+                if runs and runs[-1][1:] == fmt:
+                    runs[-1][0] += text
+                else:
+                    runs.append([text, *fmt])
+            for text, font, size, colour in runs:
+                t.setFont(font, size)
+                t.setFillColor(colour)
+                t.textOut(text)
+            canv.drawText(t)
+            canv.restoreState()
+
+
+class OutlineHeading(Flowable):
+    """Style "q": a chapter or section heading NUMBERED IN A DECIMAL OUTLINE ("5.", "5.2"), the
+    number hanging in a lane at the column's left edge and the heading's text (and its turn-over
+    lines) set beside it; a chapter heading over a thin rule as wide as the column."""
+
+    def __init__(self, number: str, text: str, key: str, lvl: int, sty):
+        super().__init__()
+        self.lvl, self.gt_key, self.gt_part, self.gt_level, self.gt_text = lvl, key, 0, lvl, text
+        self.num = Paragraph(escape(number), sty[f"h{lvl}_num"])
+        self.para = Paragraph(escape(text), sty[f"h{lvl}"])
+        self.spaceBefore = sty[f"h{lvl}"].spaceBefore
+        self.spaceAfter = sty[f"h{lvl}"].spaceAfter
+        self.rule = 5.0 if lvl == 1 else 0
+
+    def wrap(self, availWidth, availHeight):
+        _, self.th = self.para.wrap(availWidth - HANG_Q, 10000)
+        self.num.wrap(HANG_Q, 1000)
+        self.width, self.height = availWidth, self.th + self.rule
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv = self.canv
+        self.num.drawOn(canv, 0, self.height - self.num.height)
+        self.para.drawOn(canv, HANG_Q, self.height - self.th)
+        if self.rule:
+            canv.saveState()
+            canv.setStrokeColor(ACCENT_Q)
+            canv.setLineWidth(0.8)
+            canv.line(0, 1.2, self.width, 1.2)
+            canv.restoreState()
+
+
+class ShadowBox(ColumnBox):
+    """Style "q": an example box in a thin frame over a DROP SHADOW (a grey copy of the frame
+    standing off to the lower right), its title led by the example's number ("Example 5.1:") in the
+    accent colour, its text in a small sans set ragged right. Drawn in the columns, or across the
+    page as a top float."""
+
+    def __init__(self, block, st: Style, sty, number: str):
+        super().__init__(block, st, sty)
+        self.number = number
+        self.printed_title = f"Example {number}: {block['title']}"
+        self.spaceBefore, self.spaceAfter = 7, 10
+
+    def _make(self, width: float) -> Table:
+        sty = self.sty
+        title = (f'<font color="{_hex(ACCENT_Q)}">Example {escape(self.number)}:</font> '
+                 f"{escape(self.block['title'])}")  # fmt: skip
+        cells = [Paragraph(title, sty["box_title"]),
+                 Paragraph(markup_q(self.block["text"]), sty["box"])]  # fmt: skip
+        return cell_table(cells, width, [("BACKGROUND", (0, 0), (-1, -1), colors.white),
+                                         ("BOX", (0, 0), (-1, -1), 0.7, INK_Q)], (8, 8, 7, 8))  # fmt: skip
+
+    def wrap(self, availWidth, availHeight):
+        self._table = self._make(availWidth - SHADOW_OFF_Q)
+        tw, th = self._table.wrap(availWidth - SHADOW_OFF_Q, availHeight)
+        self.width, self.height = availWidth, th + SHADOW_OFF_Q
+        return self.width, self.height
+
+    def draw(self):
+        canv = self.canv
+        canv.saveState()
+        canv.setFillColor(SHADOW_Q)
+        canv.rect(SHADOW_OFF_Q, 0, self.width - SHADOW_OFF_Q, self.height - SHADOW_OFF_Q,
+                  stroke=0, fill=1)  # fmt: skip
+        canv.restoreState()
+        self._table.drawOn(canv, 0, SHADOW_OFF_Q)
+
+
+class ChecklistBox(ColumnBox):
+    """Style "q": a CHECKLIST as wide as its column on a pale yellow ground with a turned-down
+    (dog-eared) top right corner: its title in a bold sans, a line of text, then every item behind
+    an empty check box (a ZapfDingbats glyph, hanging)."""
+
+    EAR = 9.0
+
+    def __init__(self, block, st: Style, sty):
+        super().__init__(block, st, sty)
+        self.spaceBefore, self.spaceAfter = 7, 10
+
+    def _make(self, width: float) -> Table:
+        sty = self.sty
+        cells = [
+            Paragraph(escape(self.block["title"]), sty["check_title"]),
+            Paragraph(markup_q(self.block["text"]), sty["box"]),
+        ]
+        cells += [Paragraph(escape(item), sty["check_item"], bulletText=CHECKBOX_Q)
+                  for item in self.block["checklist"]]  # fmt: skip
+        return cell_table(cells, width, [("BACKGROUND", (0, 0), (-1, -1), CHECK_FILL_Q)],
+                          (9, 10, 8, 9))  # fmt: skip
+
+    def draw(self):
+        self._table.drawOn(self.canv, 0, 0)
+        canv, w, h, e = self.canv, self.width, self.height, self.EAR
+        canv.saveState()
+        path = canv.beginPath()  # cut the corner away (page colour), then draw the turned-down flap
+        path.moveTo(w - e, h)
+        path.lineTo(w, h)
+        path.lineTo(w, h - e)
+        path.close()
+        canv.setFillColor(colors.white)
+        canv.drawPath(path, stroke=0, fill=1)
+        flap = canv.beginPath()
+        flap.moveTo(w - e, h)
+        flap.lineTo(w - e, h - e)
+        flap.lineTo(w, h - e)
+        flap.close()
+        canv.setFillColor(colors.Color(0.9, 0.85, 0.64))
+        canv.drawPath(flap, stroke=0, fill=1)
+        canv.restoreState()
+
+
+def _styles_q(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sans = "Helvetica"
+    sty.update(
+        h1=ParagraphStyle("h1_q", fontName=st.head_font, fontSize=st.h1, leading=st.h1 * 1.18,
+                          textColor=INK_Q, spaceBefore=st.h1_space_before, spaceAfter=6),
+        h1_num=ParagraphStyle("h1_num_q", fontName=st.head_font, fontSize=st.h1,
+                              leading=st.h1 * 1.18, textColor=ACCENT_Q),
+        h2=ParagraphStyle("h2_q", fontName=st.h2_font, fontSize=st.h2, leading=st.h2 * 1.22,
+                          textColor=INK_Q, spaceBefore=st.h2_space_before, spaceAfter=3.5),
+        h2_num=ParagraphStyle("h2_num_q", fontName=st.h2_font, fontSize=st.h2,
+                              leading=st.h2 * 1.22, textColor=ACCENT_Q),
+        box=ParagraphStyle("box_q", fontName=sans, fontSize=8.5, leading=11.2, textColor=INK_Q,
+                           alignment=TA_LEFT),
+        box_title=ParagraphStyle("box_title_q", fontName=f"{sans}-Bold", fontSize=9, leading=11.5,
+                                 textColor=INK_Q, spaceAfter=3),
+        check_title=ParagraphStyle("check_title_q", fontName=f"{sans}-Bold", fontSize=9,
+                                   leading=11.5, textColor=ACCENT_Q, spaceAfter=2),
+        check_item=ParagraphStyle("check_item_q", fontName=sans, fontSize=8.5, leading=11,
+                                  textColor=INK_Q, alignment=TA_LEFT, leftIndent=13,
+                                  bulletIndent=0, bulletFontName="ZapfDingbats",
+                                  bulletFontSize=8.5, bulletColor=ACCENT_Q, spaceBefore=2.5),
+        title=title_style("title_q", st.head_font, st, 1.12, textColor=INK_Q),
+    )  # fmt: skip
+    return sty
+
+
+def _story_q(book: dict, st: Style, sty, marks: list) -> tuple[list, list, list, list]:
+    """The flowables of a style "q" book: (story, truth blocks, headings, top floats). A level-3
+    heading runs into the paragraph after it; a box marked `place: top` is left out of the story
+    (a top float: key, the key of the block before it, its ShadowBox)."""
+    story, truth_blocks, headings, floats, path = [], [], [], [], []
+    numbers = chapter_numbers(book)
+    outline = [0, 0, 0]  # chapter, section, subsection
+    examples = 0  # examples so far in the chapter
+    prev, need, run_in, prev_key = None, None, None, None
+    room = {1: st.h1_space_before + 2 * st.h1 * 1.18 + 11, 2: st.h2_space_before + 2 * st.h2 * 1.22}
+    blocks = book["blocks"]
+    for n, block in enumerate(blocks):
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            text = block["text"]
+            if lvl == 1:
+                outline, examples = [numbers[text], 0, 0], 0
+            else:
+                outline = outline[: lvl - 1] + [outline[lvl - 1] + 1] + [0] * (3 - lvl)
+            number = ".".join(str(x) for x in outline[:lvl]) + ("." if lvl == 1 else "")
+            entry["number"] = number
+            if lvl == 3:
+                nxt = blocks[n + 1] if n + 1 < len(blocks) else {}
+                if nxt.get("type") != "paragraph":
+                    raise ValueError(f"style q: level-3 heading {text!r} must be followed by a "
+                                     "paragraph")  # fmt: skip
+                entry.update(run_in=True, printed_as=f"{number} {text} {RUN_IN_DASH_Q}")
+                run_in = entry
+                prev = "heading"
+                continue
+            entry.update(printed_as=f"{number} {text}", hanging_number=True)
+            if lvl == 1:
+                entry["rule_below"] = True
+            if prev == "heading" and need is not None:
+                need.need += room[lvl]
+            else:
+                need = NeedSpace(room[lvl] + 3 * st.leading)
+                story.append(need)
+            story.append(OutlineHeading(number, text, entry["id"], lvl, sty))
+            prev, prev_key = "heading", None
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "paragraph":
+            head = ()
+            if run_in is not None:
+                run_in["id"] = block["key"]  # the heading sits where its paragraph starts
+                row["run_in_heading"] = run_in["printed_as"]
+                number, title = run_in["number"], f"{run_in['text']} {RUN_IN_DASH_Q} "
+                head = [(number + " ", st.h2_font, st.size - 0.6, ACCENT_Q, None),
+                        (title, st.h2_font, st.size - 0.6, INK_Q, None)]  # fmt: skip
+                run_in = None
+            if block.get("highlight"):
+                row["highlight"] = {"text": block["highlight"], "ground": _hex(HIGHLIGHT_Q)}
+            indent = st.first_indent if prev == "paragraph" else 0
+            words = words_q(runs_q(block["text"], st, block.get("highlight"), head))
+            story.append(TrackedParagraph(words, st, block["key"], indent, marks=marks))
+            prev = "paragraph"
+        elif kind == "box" and block.get("checklist"):
+            items = block["checklist"]
+            row.update(checklist=items, printed_title=block["title"], frame="dog-ear",
+                       checkbox={"char": CHECKBOX_Q, "codepoint": f"U+{ord(CHECKBOX_Q):04X}",
+                                 "font": "ZapfDingbats"},
+                       plain_text=plain_text(" ".join([row["text"], *items])))  # fmt: skip
+            story.append(ChecklistBox(block, st, sty))
+            prev = "box"
+        elif kind == "box":
+            examples += 1
+            box = ShadowBox(block, st, sty, f"{outline[0]}.{examples}")
+            row.update(example_number=box.number, printed_title=box.printed_title,
+                       frame="drop-shadow")  # fmt: skip
+            if block.get("place") == "top":
+                if prev_key is None:
+                    raise ValueError(f"style q: top float {block['key']!r} must follow a block")
+                row.update(placement="top-float", anchor=prev_key)
+                floats.append((block["key"], prev_key, box))
+            else:
+                story.append(box)
+                prev = "box"
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        prev_key = block["key"]
+    return story, truth_blocks, headings, floats
+
+
+class OutlineDoc(RulebookDoc):
+    """Style "q": 180 x 240 mm pages, the title across the first page, two equal columns with a
+    thin rule in the middle of the gutter on every page; a page that carries a TOP FLOAT (an example
+    box across both columns, drawn before the text) has its columns shortened under it, the rule
+    starting under the float; after the text, running heads that differ on left and right pages
+    (the page number in the outer corner beside the book's title on even pages, beside the numbered
+    chapter in effect at the top of the page on odd ones, over a hairline), none on the first page,
+    which has a drop folio centred at its foot instead."""
+
+    def __init__(self, filename, book, st: Style, floats: dict[int, ShadowBox], **kw):
+        self._setup(filename, book, st, **kw)
+        self.colw, self.text_w = col_width_q(st), st.page_size[0] - st.left - st.right
+        self.numbers = chapter_numbers(book)
+        self.floats: dict[int, tuple[ShadowBox, float]] = {}
+        for page, box in floats.items():
+            _, h = box.wrap(self.text_w, st.page_size[1])
+            self.floats[page] = (box, h)
+        self.float_drawn: dict[int, dict] = {}
+        self.column_rules: list[dict] = []
+        hooks = {"onPage": self.draw_ground_q, "onPageEnd": self.draw_heads_q}
+        cols = (self.colw,) * 2
+        templates = [
+            PageTemplate("first", self.page_frames(1, TITLE_H_Q, cols), **hooks),
+            PageTemplate("later", self.page_frames(2, 0, cols), **hooks),
+        ]
+        for page, (_, h) in sorted(self.floats.items()):
+            fh = st.page_size[1] - st.top - st.bottom - h - FLOAT_GAP_Q
+            frames = column_frames(st.left, st.bottom, cols, st.gutter, fh)
+            templates.append(PageTemplate(f"float{page}", frames, **hooks))
+        self.addPageTemplates(templates)
+
+    def cycle(self) -> list[str] | str:
+        """The templates of PDF pages 2, 3, ...: "later", but "floatN" on the page N of a float."""
+        if not self.floats:
+            return "later"
+        pages = [
+            f"float{p}" if p in self.floats else "later" for p in range(2, max(self.floats) + 1)
+        ]
+        return pages + ["*", "later"]
+
+    def afterFlowable(self, flowable):
+        """Only blocks and headings count for the chapter in effect at the top of a page."""
+        if getattr(flowable, "gt_key", None):
+            super().afterFlowable(flowable)
+
+    def column_top(self, page: int) -> float:
+        st = self.st
+        top = st.page_size[1] - st.top
+        if page == 1:
+            return top - TITLE_H_Q
+        if page in self.floats:
+            return top - self.floats[page][1] - FLOAT_GAP_Q
+        return top
+
+    def draw_ground_q(self, canv, doc):
+        """Before the page's text: the title rule of the first page, a top float, the column rule."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        canv.saveState()
+        if page == 1:
+            y = H - st.top - TITLE_H_Q + 4 * mm
+            canv.setFillColor(ACCENT_Q)
+            canv.rect(st.left, y, 24 * mm, 2.6, stroke=0, fill=1)
+            canv.setStrokeColor(INK_Q)
+            canv.setLineWidth(0.5)
+            canv.line(st.left + 24 * mm, y + 1.3, W - st.right, y + 1.3)
+        if page in self.floats:
+            box, h = self.floats[page]
+            box.drawOn(canv, st.left, H - st.top - h)
+            self.float_drawn[page] = {
+                "height_pt": round(h, 2),
+                "bbox_pt": [
+                    round(st.left, 2),
+                    round(st.top, 2),
+                    round(W - st.right, 2),
+                    round(st.top + h, 2),
+                ],
+            }
+        x, top = st.left + self.colw + st.gutter / 2, self.column_top(page) - 1
+        canv.setStrokeColor(colors.Color(0.6, 0.62, 0.68))
+        canv.setLineWidth(0.4)
+        canv.line(x, st.bottom, x, top)
+        self.column_rules.append(dict(page=self.printed(page), pdf_page_index=page - 1,
+                                      x_pt=round(x, 2), top_pt=round(H - top, 2),
+                                      bottom_pt=round(H - st.bottom, 2),
+                                      below_float=page in self.floats))  # fmt: skip
+        canv.restoreState()
+
+    def draw_heads_q(self, canv, doc):
+        """After the page's text: the running head (none on the first page: a drop folio there)."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num = self.printed(page)
+        canv.saveState()
+        if page == 1:
+            y = st.bottom - 11 * mm
+            canv.setFillColor(INK_Q)
+            canv.setFont("Helvetica", 8.5)
+            canv.drawCentredString(W / 2, y, str(num))
+            self.page_footers.append(dict(page=num, pdf_page_index=0, number=str(num),
+                                          position="centre", drop_folio=True))  # fmt: skip
+            canv.restoreState()
+            return
+        y = H - st.top + 8 * mm
+        odd = num % 2 == 1
+        nw = pdfmetrics.stringWidth(str(num), "Helvetica-Bold", 9.5)
+        canv.setFillColor(ACCENT_Q)
+        canv.setFont("Helvetica-Bold", 9.5)
+        if odd:
+            chapter = self.chapter_at(page)
+            text = f"{self.numbers[chapter]}. {chapter}" if chapter else ""
+            canv.drawRightString(W - st.right, y, str(num))
+            canv.setFillColor(INK_Q)
+            canv.setFont("Helvetica", 7.8)
+            canv.drawRightString(W - st.right - nw - 5 * mm, y + 0.5, text)
+            entry = dict(side="recto", number_corner="right", text=chapter, printed_as=text,
+                         kind="chapter", text_position="right")  # fmt: skip
+        else:
+            canv.drawString(st.left, y, str(num))
+            canv.setFillColor(INK_Q)
+            canv.setFont("Times-Italic", 9)
+            canv.drawString(st.left + nw + 5 * mm, y + 0.5, self.book["running_header"])
+            entry = dict(side="verso", number_corner="left", text=self.book["running_header"],
+                         printed_as=self.book["running_header"], kind="book", text_position="left")  # fmt: skip
+        canv.setStrokeColor(colors.Color(0.55, 0.56, 0.6))
+        canv.setLineWidth(0.35)
+        canv.line(st.left, y - 4, W - st.right, y - 4)
+        self.page_headers.append(dict(page=num, pdf_page_index=page - 1, number=str(num), **entry))
+        canv.restoreState()
+
+
+def _layout_q(book: dict, st: Style, sty, out, float_pages: dict[str, int]):
+    """One layout of a style "q" book into `out` (a file name or a binary file), with the top
+    floats on the PDF pages `float_pages` gives (by key)."""
+    marks: list = []
+    story, truth_blocks, headings, floats = _story_q(book, st, sty, marks)
+    on_page = {float_pages[key]: box for key, _, box in floats if key in float_pages}
+    doc = OutlineDoc(out, book, st, on_page)
+    title = Paragraph(escape(book["title"]), sty["title"])
+    doc.build([Spacer(1, 4), title, NextPageTemplate(doc.cycle()), FrameBreak()] + story)
+    return doc, truth_blocks, headings, floats, marks
+
+
+def build_pdf_q(book: dict, out_pdf_path, style: str = "q") -> dict:
+    """Style "q" (see STYLES): laid out until every top float stands at the top of the page after
+    the one where the block before it ends (a later float moves one page on if that page is
+    taken), then once more into the file; the truth adds the outline numbers, the run-in headings,
+    the highlights, the example numbers, the checklists, the floats, the column rules and the
+    running heads."""
+    st = STYLES[style]
+    sty = _styles_q(st)
+    out = Path(out_pdf_path)
+    float_pages: dict[str, int] = {}
+    for _ in range(10):
+        doc, _, _, floats, _ = _layout_q(book, st, sty, io.BytesIO(), float_pages)
+        want: dict[str, int] = {}
+        for key, anchor, _ in floats:
+            page = max(pg for k, _, pg, _ in doc.placed if k == anchor) + 1
+            while page in want.values():
+                page += 1
+            want[key] = page
+        if want == float_pages:
+            break
+        float_pages = want
+    else:
+        raise RuntimeError("style q: the top floats did not settle")
+    doc, truth_blocks, headings, floats, marks = _layout_q(book, st, sty, str(out), float_pages)
+    if set(doc.float_drawn) != set(float_pages.values()):
+        raise ValueError("style q: a top float would stand after the book's last page")
+    anchors = {key: anchor for key, anchor, _ in floats}
+    for b in truth_blocks:
+        if b.get("placement") == "top-float":
+            page = float_pages[b["key"]]
+            b.update(page=doc.printed(page), pdf_page_index=page - 1, column=0, continues=[],
+                     split=None, full_width=True)  # fmt: skip
+    place_truth(doc, headings, truth_blocks)
+    lit: dict[str, list[int]] = {}
+    for key, page in marks:
+        if doc.printed(page) not in lit.setdefault(key, []):
+            lit[key].append(doc.printed(page))
+    top_floats = []
+    for key, page in float_pages.items():
+        anchor_end = max(pg for k, _, pg, _ in doc.placed if k == anchors[key])
+        top_floats.append(dict(key=key, anchor=anchors[key], page=doc.printed(page),
+                               pdf_page_index=page - 1, anchor_ends_on=doc.printed(anchor_end),
+                               **doc.float_drawn[page]))  # fmt: skip
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="180x240mm",
+        column_width_pt=round(doc.colw, 2),
+        body_font={"name": st.body_font, "size": st.size, "leading": st.leading},
+        justification={"method": "letter-spacing", "hyphenation": False,
+                       "max_char_space_pt": TRACK_MAX_Q, "then": "word-spacing"},
+        heading_numbers={"scheme": "decimal outline", "first_chapter": int(book.get(
+            "first_chapter", 1)), "hanging_lane_pt": round(HANG_Q, 2), "run_in_level": 3},
+        highlights=[dict(key=b["key"], text=b["highlight"]["text"], ground=b["highlight"]["ground"],
+                         pages=lit.get(b["key"], [])) for b in truth_blocks if b.get("highlight")],
+        top_floats=top_floats,
+        column_rules=doc.column_rules,
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -5571,6 +6241,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_o(book, out_pdf_path, style)
     if st.header_layout == "reversed-decks-165x235":
         return build_pdf_p(book, out_pdf_path, style)
+    if st.header_layout == "outline-floats-180x240":
+        return build_pdf_q(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
