@@ -104,11 +104,22 @@ SIXTEENTH = "sixteenth"
 #: whole, 14 with the right page and section, 26 extra blocks; then mended on it: 33 of 34, its
 #: table read in pieces, 10 extra blocks (rows and cells are not read as one block): not in READ.
 SEVENTEENTH = "seventeenth"
+#: The book in style "q" (justified by letter spacing, no hyphens; decimal outline numbers
+#: hanging in a lane; level-3 heads run in with an em dash; key sentences on a marker ground;
+#: boxes with a drop shadow, checklists on a dog-eared ground, boxes floated across the top of
+#: a later page; running heads that differ by side), made apart from the reader and measured
+#: once unseen, with the reader of the style p mending: 21 of 34 blocks whole, 15 with the right
+#: page and section, 57 extra blocks; then mended on it: 34 of 34 whole, 32 with the right page
+#: and section (the two floated boxes take the section in effect where they are printed, not
+#: their anchor's): not in READ.
+EIGHTEENTH = "eighteenth"
 #: Every book the reader has been mended on (and reads whole).
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
     THIRTEENTH, FOURTEENTH, FIFTEENTH, SIXTEENTH,
 )  # fmt: skip
+#: Every book the reader has been mended on, whether it reads whole or not.
+MENDED = (*READ, SEVENTEENTH, EIGHTEENTH)
 
 
 @cache

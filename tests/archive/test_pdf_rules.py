@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import re
 
+import pytest
+
 from indexer.archive.sources.pdf import layout, reading_order
 from indexer.archive.sources.pdf.furniture import printed_numbers
 from indexer.archive.sources.pdf.page import Char, Page, lines_of, merge_fills, turned_lines
@@ -921,3 +923,63 @@ def test_a_note_under_its_paragraph_hangs_its_lines_after_its_star():
     assert blocks[1].text.endswith(
         "any paint will do as long as it is sold for models, for a first try."
     )
+
+
+@pytest.mark.parametrize("heading, lead, hang, section", [
+    # "4.2.1" goes on the number of the heading in effect: a heading run into its paragraph,
+    # whose lines go on at the column's edge (no numbered item hanging its lines).
+    ("4.2 Sharing the Work", "4.2.1 The Rules Reader —", 0,
+     "4.2 Sharing the Work > 4.2.1 The Rules Reader"),
+    # Under an unnumbered heading, a rule's number and its bold term: no section (the rule's
+    # lines hang under its text, after the number, as numbered rules are set).
+    ("A Week in the Outpost", "1.2 PASSAGE OF TIME.", 4, "A Week in the Outpost"),
+])  # fmt: skip
+def test_a_bold_lead_after_an_outline_number_is_a_section_under_a_numbered_heading(
+    heading, lead, hang, section
+):
+    # Every line 49 characters (4.5 pt each) from x 40, the first one too: none ends short.
+    number, term = lead.split(" ", 1)
+    chars = _chars("The Book", 40, 10, 22) + _chars(heading, 40, 40, 12, bold=True)
+    chars += _chars(number, 40, 64, bold=True, colour=0x2B4585)
+    chars += _chars(term, 40 + 4.5 * (len(number) + 1), 64, bold=True)
+    rest = "and so the paragraph".ljust(48 - len(lead), "w")
+    chars += _chars(rest, 40 + 4.5 * (len(lead) + 1), 64)
+    lines = [f"line {j} of the lead's paragraph, ".ljust(49 - hang, "r") for j in range(3)]
+    chars += _column(40 + 4.5 * hang, 76, lines) + _chars("and it ends here.", 40 + 4.5 * hang, 112)
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[: len(lead)]) for b in blocks] == [(section, lead)]
+    assert blocks[0].text.endswith("and it ends here.")
+
+
+def test_a_box_across_both_columns_neither_hides_their_gutter_nor_ends_the_paragraph():
+    # Page one ends mid-paragraph at its right column's foot; page two opens with an example
+    # set across both columns, then the paragraph goes on in the left column, and the right
+    # column is short.
+    first = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    rows = [f"first page line {j:02d} of the text ".ljust(50, "f") for j in range(60)]
+    for j, text in enumerate(rows):
+        first += _chars(text, 40 if j < 30 else 320, 70 + 12 * (j % 30))
+    second = _chars("Example: Three Scenarios in a Cabin", 50, 40, 8, bold=True)
+    for j in range(5):
+        second += _chars(
+            f"box line {j} of an example set across both columns ".ljust(120, "b"),
+            50,
+            50 + 10 * j,
+            8,
+        )
+    left = [f"second page line {j:02d} on the left ".ljust(50, "s") for j in range(30)]
+    right = [f"second page line {j:02d} on the right ".ljust(50, "t") for j in range(8)]
+    second += _column(40, 120, left) + _column(320, 120, right)
+    pages = []
+    for number, (chars, rects) in enumerate([(first, []), (second, [(45.0, 30.0, 560.0, 100.0)])]):
+        lines, gutters = lines_of(number, WIDTH, chars, rects)
+        pages.append(Page(WIDTH, HEIGHT, lines, rects, number, gutters))
+    assert len(pages[1].gutters) == 1
+    _, blocks = layout(pages)
+    # The paragraph read on past the box is read after it, as past a footnote.
+    assert [(b.kind, b.text[:16]) for b in blocks] == [
+        ("box", "box line 0 of an"),
+        ("paragraph", "first page line "),
+    ]
+    assert "first page line 59" in blocks[1].text
+    assert re.search(r"second page line 07 on the right t+$", blocks[1].text)

@@ -13,6 +13,10 @@ from indexer.archive.sources.pdf.page import Line
 
 SENTENCE_END = (".", ",", ";", ":", "!", "?")
 CLOSING = "\"'”’»)]"  # what may follow a sentence's end ("... bite.”")
+# What ends a heading run into its paragraph: "Bless and Curse.", "Tip:", "The Bookkeeper —".
+RUN_IN_ENDS = ".:—–"
+# A decimal outline number and a bold term after it, ending as a run-in heading does.
+OUTLINE = re.compile(r"\d{1,2}(?:\.\d{1,2})+\.?\s+[A-Z][^.:—–]*[.:—–]$")
 UNFRAMED = 10_000  # the box numbers of boxes no fill holds, above any page's fills
 
 
@@ -226,17 +230,28 @@ def distinct_colour(colour: int, body: int) -> bool:
     return any(abs((colour >> s & 255) - (body >> s & 255)) > 64 for s in (0, 8, 16))
 
 
-def run_in_heading(ln: Line, body_colour: int) -> str | None:
+def run_in_heading(ln: Line, body_colour: int, within: tuple[str, ...] = ()) -> str | None:
     """A heading run into its paragraph's first line ("Bless and Curse. A bless card..."):
     a bold lead term in a colour of its own, ending in a full stop or colon. Its text stays
     in the paragraph as printed; a lead term in the body's colour ("POISON.") is no heading,
-    nor is a single letter (the "Q:" and "A:" of a question and its answer)."""
+    nor is a single letter (the "Q:" and "A:" of a question and its answer). A bold lead led
+    by a decimal outline number that goes on the number of a heading in effect (`within`:
+    "4.2.1 The Rules Reader —" under "4.2 Sharing the Work") is a heading in any colour; a
+    rule's number under unnumbered headings is none."""
+    outline = OUTLINE.match(ln.bold_run) and any(ln.bold_run.startswith(f"{n}.") for n in within)
+    if ln.boxed < 0 and outline and ln.text[len(ln.bold_run) :].strip():
+        return ln.bold_run.rstrip(RUN_IN_ENDS + " ").strip()
     after = ln.text[len(ln.lead) :].strip()  # the paragraph's start (bold itself, maybe)
-    if ln.boxed >= 0 or not after or not ln.lead[:1].isupper() or not ln.lead.endswith((".", ":")):
+    if (
+        ln.boxed >= 0
+        or not after
+        or not ln.lead[:1].isupper()
+        or not ln.lead.endswith(tuple(RUN_IN_ENDS))
+    ):
         return None
     if not distinct_colour(ln.lead_colour, body_colour):
         return None
-    term = ln.lead.rstrip(".:").strip()
+    term = ln.lead.rstrip(RUN_IN_ENDS).strip()
     return term if sum(c.isalpha() for c in term) >= 2 else None
 
 

@@ -10,8 +10,7 @@ filled areas. Nothing here knows about other pages (that is ``furniture``) or ab
     across one is full width;
   * raised marks: a footnote's mark set small above a line's baseline is read on that line
     (and kept apart from its words);
-  * fills: filled or framed rectangles, a box's title strip and its body (two fills, one on
-    the other) merged into one area;
+  * fills (``fills``): filled or framed rectangles merged into boxes;
   * turned text: characters set at an angle (a page number and running header along the
     page's outer edge) are lines of their own, read along their direction, and never body
     text: ``furniture`` reads page numbers from them.
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from indexer.archive.sources.pdf.chars import Char, drop_caps, raised_marks, without_marks
+from indexer.archive.sources.pdf.fills import Rect, merge_fills, outside_wide_boxes
 from indexer.archive.sources.pdf.lanes import Gutter, side_heads, text_edges
 
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
@@ -42,8 +42,6 @@ BULLETS = "•◦▪▫‣⁃●■*"
 CONTENTS_ENTRY = re.compile(r".*\w.*?(?:\.\s*){4,}\d{1,4}")
 # A step's or a rule's mark: "2. ", "2) ", "b) " or "6.10 ".
 NUMBERED = re.compile(r"(\d{1,2}[.)]|\d{1,2}(?:\.\d{1,3})+|[a-z]\)) ")
-
-Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like the lines)
 
 
 @dataclass
@@ -60,6 +58,7 @@ class Line:
     bold: bool = False  # every letter bold
     lead_bold: bool = False  # a bold lead term ("POISON.") with body text after it
     lead: str = ""  # that term's text
+    bold_run: str = ""  # the text of its first letters in bold, whatever their colours
     lead_colour: int = 0  # its first letter's colour: a run-in heading may be set in its own
     tail_bold: bool = False  # its last letter bold (a lead term may run on to the next line)
     colour: int = -1  # the colour of all its letters, -1 when mixed
@@ -148,8 +147,8 @@ def read_page(page: Any, number: int) -> Page:
         left, bottom, right, top = obj.get_bounds()
         fills.append((left, height - top, right, height - bottom))
     text_page.close()
-    lines, gutters = lines_of(number, width, chars)
     rects = merge_fills(fills, width * height)
+    lines, gutters = lines_of(number, width, chars, rects)
     return Page(width, height, lines, rects, number, gutters, turned_lines(number, turned))
 
 
@@ -192,36 +191,11 @@ def _turned_line(page_no: int, segment: list[Char]) -> Line:
     )  # fmt: skip
 
 
-def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
-    """The page's boxes: rectangles at least 20 pt each way, where a strip stacked on another
-    fill of the same width (a box's title bar on its body), or a short one within its width (a
-    title on a folder tab), counts as part of it. Thinner
-    shapes are rules and marks (a gutter line, a square by a header), never boxes; a fill
-    over half the page or more is its background (tinted paper), never a box either."""
-    shapes = sorted(
-        (f for f in fills
-         if f[2] - f[0] > 20 and f[3] - f[1] > 4 and (f[2] - f[0]) * (f[3] - f[1]) < page_area / 2),
-        key=lambda f: f[1],
-    )  # fmt: skip
-    merged: list[Rect] = []
-    for x0, top, x1, bottom in shapes:
-        for i, (m0, mtop, m1, mbottom) in enumerate(merged):
-            same_width = abs(m0 - x0) < 2 and abs(m1 - x1) < 2
-            # A short strip within the width of the fill it stands on: a title on a tab.
-            tab = (m0 - 2 <= x0 and x1 <= m1 + 2 and bottom - top <= 30) or (
-                x0 - 2 <= m0 and m1 <= x1 + 2 and mbottom - mtop <= 30
-            )
-            if (same_width or tab) and top <= mbottom + 1.5 and bottom >= mtop - 1.5:
-                merged[i] = (min(m0, x0), min(mtop, top), max(m1, x1), max(mbottom, bottom))
-                break
-        else:
-            merged.append((x0, top, x1, bottom))
-    return [m for m in merged if m[3] - m[1] > 20]
-
-
-def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line], list[Gutter]]:
+def lines_of(
+    page_no: int, width: float, chars: list[Char], boxes: list[Rect] | None = None
+) -> tuple[list[Line], list[Gutter]]:
     """Characters -> lines (one baseline, split at the page's column gutters and at any gap
-    wider than a gutter), and the gutters, left to right."""
+    wider than a gutter), and the gutters, left to right (`boxes`: the page's fills)."""
     caps = drop_caps(chars)
     # One row per baseline, within 2 pt: small capitals and a bold lead term sit on the body's
     # baseline though their boxes end higher or lower.
@@ -233,10 +207,10 @@ def lines_of(page_no: int, width: float, chars: list[Char]) -> tuple[list[Line],
             start = ch.baseline
         rows[-1].append(ch)
     rows = raised_marks(rows)
-    # A table of contents stands across the columns, its leader dots over their gutter.
+    # A table of contents, or a box set across the columns, stands over their gutter.
     texts = ["".join(c.c for c in sorted(row, key=lambda c: c.x0)) for row in rows]
     plain = [row for row, text in zip(rows, texts) if not CONTENTS_ENTRY.fullmatch(text)]
-    gutters = column_gutters(width, plain)
+    gutters = column_gutters(width, outside_wide_boxes(plain, boxes or [], width))
     body = statistics.median(ch.size for row in rows for ch in row) if rows else 0.0
     segments: list[list[Char]] = []
     bases: list[float] = []
@@ -392,6 +366,7 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     line.note, line.marks = note, marks
     text: list[str] = []
     lead_end = None  # where the text of a bold lead term ends
+    bold_end = None  # where its first letters in bold end
     for before, ch in zip([None, *segment], segment):
         if before is not None and _word_space(before, ch, tracking) and text and text[-1] != " ":
             text.append(" ")
@@ -399,6 +374,8 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
         # heading in colour may stand before a bold term in the body's colour).
         if lead_end is None and (not ch.bold or ch.colour != segment[0].colour):
             lead_end = len(text)
+        if bold_end is None and not ch.bold:
+            bold_end = len(text)
         if ch.icon:
             line.icons.append(ch.font or "unnamed font")
             text.append(OBJECT)
@@ -406,6 +383,7 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
         text.append(ch.c)
     line.text = "".join(text).strip()
     line.lead = "".join(text[:lead_end]).strip() if lead_end else ""
+    line.bold_run = "".join(text[:bold_end]).strip() if bold_end else ""
     line.lead_colour = segment[0].colour
     line.first_word = _first_word_width(segment, tracking)
     if line.text[:1] in BULLETS and line.text[1:2] == " " and len(segment) > 1:

@@ -71,6 +71,8 @@ from indexer.archive.sources.pdf.order import reading_order
 from indexer.archive.sources.pdf.page import OBJECT, Line, Page, read_page
 from indexer.errors import InvalidRequest
 
+# A heading's outline number ("4.2 Sharing the Work").
+OUTLINE_NUMBER = re.compile(r"(\d+(?:\.\d+)*)\.?\s")
 # A cross reference on a line of its own under its paragraph ("See also 6.7 (p. 247).").
 CROSS_REF = re.compile(r"(?:see|see also|siehe|voir|vedi|ver|zie|se)\b.*\d.*", re.I)
 # A box's title repeated over its rest on the next column or page.
@@ -209,14 +211,20 @@ def _blocks(
             prev, main = ln, None
             parts.append((Block("heading", "", None, ""), [], None))  # ends the running block
             continue
-        run_in = run_in_heading(ln, body_colour)
+        numbers = tuple(m.group(1) for _, t in path if (m := OUTLINE_NUMBER.match(t)))
+        run_in = run_in_heading(ln, body_colour, numbers)
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
         section = _section_of(ln, SECTION_SEPARATOR.join(t for _, t in path), beside, anchors)
-        aside = ln.margin or ln.footnote
-        if main is not None and not aside and prev is not None and (prev.margin or prev.footnote):
-            # Past margin notes and footnotes, the text's last block may go on (across a page
-            # break).
+        aside = ln.margin or ln.footnote or ln.boxed >= 0
+        if (
+            main is not None
+            and not aside
+            and prev is not None
+            and (prev.margin or prev.footnote or prev.boxed >= 0)
+        ):
+            # Past margin notes, footnotes and a box, the text's last block may go on (across
+            # a page break).
             if not _starts_block(ln, main[1], [main[0]], edges, hang, False, spaced):
                 parts.remove(main[0])
                 parts.append(main[0])  # read on after the notes
@@ -226,8 +234,9 @@ def _blocks(
         # A list item: after a bullet, or a numbered step after a sentence's end or a heading
         # (not "... for\n2. gold"); a definition's lines may hang under its bold term.
         item = ln.bullet or (
-            ln.numbered and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
-        )
+            ln.numbered and not run_in
+            and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
+        )  # fmt: skip
         if _hangs_under_term(ln, prev, parts) and hang is None:
             hang = ln.x0 - edges[(ln.page, ln.col)][0]
         opens = (run_in and ln.boxed < 0) or (ln.footnote and bool(ln.note))
