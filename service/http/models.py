@@ -146,7 +146,6 @@ def validated(model: type[M], data: Any) -> M:
         ) from None
 
 
-# -- requests --------------------------------------------------------------------------------
 class AskBody(ApiModel):
     """POST /v1/ask."""
 
@@ -215,7 +214,6 @@ class CardsQuery(ApiModel):
     )
 
 
-# -- responses -------------------------------------------------------------------------------
 class Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
