@@ -13,12 +13,12 @@ from indexer.archive.sources.pdf.page import Line
 Edges = dict[tuple[int, int], list[float]]  # (page, column): left, right, justified (1.0)
 
 
-def column_edges(body: list[Line]) -> dict[tuple[int, int], list[float]]:
+def column_edges(body: list[Line]) -> Edges:
     """Each column's left and right edges, from its text lines (a heading may stand out into
     the gutter), and whether it is set justified (1.0): most of its lines reach its edge, a
     paragraph's last line ends short of it; otherwise ragged right, where a line ends wherever
     the next word did not fit."""
-    edges: dict[tuple[int, int], list[float]] = {}
+    edges: Edges = {}
     # From the text's own lines where the column has any (a box may be set in from them).
     kinds = [
         [ln for ln in body if not ln.heading and not ln.lane and ln.boxed < 0],

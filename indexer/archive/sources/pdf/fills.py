@@ -12,9 +12,9 @@ Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (top-down, like 
 def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
     """The page's boxes: rectangles at least 20 pt each way, where a strip stacked on another
     fill of the same width (a box's title bar on its body), or a short one within its width (a
-    title on a folder tab), counts as part of it. Thinner
-    shapes are rules and marks (a gutter line, a square by a header), never boxes; a fill
-    over half the page or more is its background (tinted paper), never a box either."""
+    title on a folder tab), counts as part of it. Thinner shapes are rules and marks (a gutter
+    line, a square by a header), never boxes; a fill over half the page or more is its
+    background (tinted paper), never a box either."""
     shapes = sorted(
         (f for f in fills
          if f[2] - f[0] > 20 and f[3] - f[1] > 4 and (f[2] - f[0]) * (f[3] - f[1]) < page_area / 2),

@@ -172,24 +172,24 @@ def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[
     largest letter (a heading in small capitals by its capitals); sizes within 2% of each
     other are one size, where a heading in a colour of its own ranks above one in the body's
     ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6), and one
-    in capitals a tenth above its size. A side
-    head in its lane, whatever its size, ranks below the headings set clearly larger than the
-    text and above those in the text at about its size: it parts the text they stand in."""
+    in capitals stands a tenth above its size ("BASES AND FINISH" at 9.4 pt over "Snow on the
+    Base" at 9.9 in bold italics). A side head in its lane, whatever its size, ranks below the
+    headings set clearly larger than the text and above those in the text at about its size:
+    it parts the text they stand in."""
+    size: dict[int, float] = {}
     for ln in body:
-        if ln.heading and ln.lane:
-            ln.cap_size = body_size * 1.12
-        elif ln.heading and _all_capitals(ln.text):
-            # Capitals stand a size above the same size in lower case ("BASES AND FINISH"
-            # at 9.4 pt over "Snow on the Base" at 9.9 in bold italics).
-            ln.cap_size *= 1.1
-    sizes = sorted({round(ln.cap_size, 1) for ln in body if ln.heading}, reverse=True)
+        if ln.heading:
+            lane, capitals = ln.lane, _all_capitals(ln.text)
+            size[id(ln)] = round(
+                body_size * 1.12 if lane else ln.cap_size * (1.1 if capitals else 1.0), 1
+            )
     group: dict[float, float] = {}
-    for size in sizes:
-        group[size] = next((g for g in group.values() if size >= 0.98 * g), size)
+    for one in sorted(set(size.values()), reverse=True):
+        group[one] = next((g for g in group.values() if one >= 0.98 * g), one)
     for ln in body:
         if ln.heading:
             coloured = distinct_colour(ln.colour, body_colour)
-            ln.rank = group[round(ln.cap_size, 1)] + (0.01 if coloured else 0.0)
+            ln.rank = group[size[id(ln)]] + (0.01 if coloured else 0.0)
     return sorted({ln.rank for ln in body if ln.heading}, reverse=True)
 
 
