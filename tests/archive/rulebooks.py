@@ -241,6 +241,10 @@ def score(document: Document, truth: dict) -> dict:
             text = block["plain_text"]
             forms = (f"{lead}{text}{tail}", f"{text}{tail}", f"{lead}{text}")
             i = next((got[f] for f in forms if f in got), None)
+        if i is None and block.get("printed_text"):
+            # As printed (guillemets, a space before ":" and "?", small capitals as capitals),
+            # a no-break space read as a space.
+            i = got.get(block["printed_text"].replace("\xa0", " "))
         found = document.blocks[i] if i is not None else None
         rows.append({
             "key": block["key"],

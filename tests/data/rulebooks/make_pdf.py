@@ -14,8 +14,8 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q]
-    python make_pdf.py --all OUTDIR                      # the eighteen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r]
+    python make_pdf.py --all OUTDIR                      # the nineteen books, each in its own style
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -454,6 +454,53 @@ outline scheme ("heading_numbers"), the justification ("justification": method, 
 false, the most letter-spacing, then word spacing), the body font, the page size and the column
 width.
 
+Style "r" (used only by nineteenth.yaml, written by someone who read neither the reader's code nor
+its tests, for a score measured once) follows yet other habits: pages of 200 x 250 mm; the book
+title in a large coloured serif across the first page, then two equal unruled columns in a 7 mm
+gutter between WIDE SIDE MARGINS (19 mm); a serif body (Times 10.3 pt on 14 pt) justified and
+hyphenated and printed in FRENCH-STYLE TYPOGRAPHY: every pair of the book's straight double
+quotation marks is printed as « guillemets » with a no-break space (U+00A0) inside each, and a
+no-break space stands before every ":", ";", "?" and "!" (in headings, titles and the strip too);
+paragraphs with a HANGING FIRST LINE (the first line starts at the column's edge, the others stand
+in 11 pt) and no gap, also after a heading or a box; GAME TERMS inside sentences (written `*like
+this*` in the book) in SMALL CAPITALS (lower case as smaller capitals, so they are printed in
+capitals); chapter headings in a large coloured sans over a DOTTED rule as wide as the column;
+section headings REVERSED OUT in white bold sans on a rounded coloured PILL as wide as their text;
+level-3 headings in a coloured serif bold italic; a heading is not left at a column's foot without
+three lines of text under it; a paragraph with an `icon` (tip, note, warning, talk) has a MARGIN
+PICTOGRAM: a coloured disc with a white ZapfDingbats glyph in the page margin beside its first line
+(the left margin for the left column, the right margin for the right column; drawn just before the
+paragraph's text); boxes as wide as their column and of three kinds: an EXAMPLE box on a pale
+rounded ground, the label "EXAMPLE" white on a small pill over its title, its text in a small sans;
+a COMMON MISTAKES box (a box with `mistakes`) in a red rounded frame on a pale pink ground, its
+title in red, a line of text, then every item behind a red cross (a ZapfDingbats glyph, hanging);
+a SPEECH BUBBLE (`bubble: true`) on a pale ground in a thin rounded frame with a TAIL at its lower
+left, its title (the speaker) in a bold sans over its text in a serif italic; before the text a
+coloured STRIP across the top of every page, bleeding off the top and both sides, with the book's
+running header (bold, on the inside: left on odd pages, right on even ones) and the chapter in
+effect at the top of the page (oblique, on the outside) reversed out in white (the book is laid
+out twice so that the strip knows its chapter); after the text the page number in white on a PILL
+in the bottom OUTER corner (right on odd pages). In the truth a block's "text" and "plain_text" are
+as written (straight quotes, no added spaces) without the asterisks, a block with game terms lists
+its "keywords" (as written), and a block whose printed form differs records "printed_text" (the
+guillemets, the no-break spaces and the terms in capitals, icon tokens left out; a mistakes box's
+items follow its text); a heading whose printed form differs adds "printed_as"; a chapter heading
+adds "rule_below": "dotted", a section heading "pill" (fill and text colour) and "reversed": true, a
+level-3 heading "bold_italic"; a paragraph with a pictogram adds "margin_icon" (name, glyph, font,
+disc colour; not part of "plain_text"); a box adds "box_kind" ("example", "mistakes" or
+"speech-bubble") and "printed_title"; an example adds "label" ("EXAMPLE", not part of its title or
+"plain_text") and "frame": "rounded"; a mistakes box adds "mistakes" (the items as written), "mark"
+(the cross: glyph, font, colour; not part of "plain_text") and "frame": "red-rounded", its
+"plain_text" being its text followed by its items; a speech bubble adds "speaker" (its title),
+"frame": "speech-bubble" and "tail". The pictograms are NOT blocks: the truth lists them in
+"margin_icons" (key, name, page, PDF page index, column, margin, glyph, font, disc colour and
+"bbox_pt": left, top, right and bottom in points from the page's top-left corner). The truth JSON
+also lists every page's strip ("page_headers": running header and its side, chapter as written and
+as printed and its side, "strip" and "reversed") and folio ("page_footers": number, corner, shape
+"pill"), the printed title ("title_printed_as"), the typography ("typography"), the paragraph
+indent ("paragraph_indent"), the small capitals ("small_caps_terms"), the body font, the page
+size, the side margins and the column width.
+
 Only reportlab (BSD) and PyYAML are needed (styles "m" and "p" also the system's DejaVu fonts). The
 output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
@@ -517,6 +564,7 @@ BOOKS = (
     "sixteenth.yaml",
     "seventeenth.yaml",
     "eighteenth.yaml",
+    "nineteenth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -836,6 +884,21 @@ STYLES = {
                h2_font="Helvetica-Bold", h2_color=colors.Color(0.11, 0.12, 0.16),
                header_layout="outline-floats-180x240", column_rule=True, h1_space_before=14,
                h2_space_before=9, indent_after_heading=False, page_size=(180 * mm, 240 * mm)),
+    # 200 x 250 mm pages, two equal unruled columns between WIDE SIDE MARGINS that hold MARGIN
+    # PICTOGRAMS (a coloured disc with a white glyph beside a paragraph's first line); a serif body
+    # (Times 10 pt) justified and hyphenated in FRENCH-STYLE TYPOGRAPHY (« guillemets », a no-break
+    # space before ":", ";", "?", "!"), paragraphs with a HANGING FIRST LINE and no gap, game terms in
+    # SMALL CAPITALS; chapter headings over a DOTTED rule, section headings reversed out on a rounded
+    # PILL, level-3 headings in bold italics; EXAMPLE boxes with a pill label, a COMMON MISTAKES box
+    # with red crosses, SPEECH-BUBBLE sidebars; a coloured STRIP bleeding off the top of every page
+    # with the running header (inside) and the chapter (outside) in white; the page number on a pill
+    # in the bottom outer corner.
+    "r": Style("r", 19 * mm, 19 * mm, 24 * mm, 22 * mm, 7 * mm, "Times-Roman", "Times-Bold",
+               "Helvetica-Bold", 10.3, 14, 17, 9.6, 0, 0, "top", "outer", colors.white,
+               colors.Color(0.12, 0.33, 0.47), 22,
+               h2_font="Helvetica-Bold", h2_color=colors.white,
+               header_layout="pills-icons-200x250", h1_space_before=14, h2_space_before=9,
+               indent_after_heading=False, page_size=(200 * mm, 250 * mm)),
 }
 # fmt: on
 
@@ -6215,6 +6278,461 @@ def build_pdf_q(book: dict, out_pdf_path, style: str = "q") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "r"
+ACCENT_R = colors.Color(0.12, 0.33, 0.47)  # style "r": the top strip, the pills, chapter headings
+INK_R = colors.Color(0.1, 0.1, 0.12)
+RED_R = colors.Color(0.78, 0.1, 0.1)  # the crosses and the frame of a common-mistakes box
+PALE_R = colors.Color(0.93, 0.955, 0.97)  # the ground of an example box and a speech bubble
+MISTAKE_FILL_R = colors.Color(1.0, 0.955, 0.945)
+STRIP_R = 13 * mm  # style "r": height of the coloured strip across the top of every page
+TITLE_H_R = 34 * mm  # the title across the first page
+OUTDENT_R = 11.0  # the hanging first line: the other lines of a paragraph stand in this far
+ICON_R = 3.1 * mm  # radius of the disc of a margin pictogram
+TAIL_R = 8.0  # height of a speech bubble's tail
+NBSP = "\xa0"
+CROSS_R = "\u2718"  # ZapfDingbats: the red cross before a common mistake
+# A paragraph's `icon` -> (ZapfDingbats glyph, colour of its disc) of the margin pictogram.
+ICONS_R = {
+    "tip": ("\u261e", colors.Color(0.12, 0.33, 0.47)),
+    "note": ("\u270e", colors.Color(0.2, 0.45, 0.25)),
+    "warning": ("\u2762", colors.Color(0.78, 0.1, 0.1)),
+    "talk": ("\u275d", colors.Color(0.55, 0.3, 0.55)),
+}
+
+
+def col_width_r(st: Style) -> float:
+    """Width of each of the two equal columns of style "r"."""
+    return (st.page_size[0] - st.left - st.right - st.gutter) / 2
+
+
+def french_r(text: str) -> str:
+    """Style "r" prints FRENCH-STYLE TYPOGRAPHY: every pair of straight double quotation marks as
+    guillemets with a no-break space inside them, and a no-break space before ":", ";", "?", "!"."""
+    text = re.sub(r'"([^"]*)"', lambda m: f"\xab{NBSP}{m.group(1).strip()}{NBSP}\xbb", text)
+    return re.sub(r"(?<=[^\s\xa0])([:;?!])", NBSP + r"\1", text)
+
+
+def printed_r(text: str) -> str:
+    """A text of style "r" as printed: French typography, *terms* in capitals (small capitals),
+    no asterisks, no icon tokens, runs of ordinary white space as one space (no-break spaces kept)."""
+    text = KEYWORD_RE.sub(lambda m: m.group(1).upper(), french_r(text))
+    return re.sub(r"[ \t\r\n]+", " ", ICON_RE.sub("", text)).strip()
+
+
+def markup_r(text: str, size: float) -> str:
+    """Paragraph markup of a style "r" text: French typography, *terms* in small capitals of the
+    given size, icons in ZapfDingbats, soft hyphens."""
+    out = []
+    for i, piece in enumerate(KEYWORD_RE.split(french_r(text))):
+        if i % 2:
+            out.append(small_caps(piece, size, 0.8))
+            continue
+        for n, part in enumerate(ICON_RE.split(piece)):
+            if n % 2:
+                out.append(f'<font name="ZapfDingbats">{ICONS[part]}</font>')
+            else:
+                out.append(escape(hyphenate(part)))
+    return "".join(out)
+
+
+def pill(canv, x: float, y: float, w: float, h: float, fill) -> None:
+    """A filled rounded rectangle with fully round ends (a pill), lower left corner at (x, y)."""
+    canv.saveState()
+    canv.setFillColor(fill)
+    canv.roundRect(x, y, w, h, h / 2, stroke=0, fill=1)
+    canv.restoreState()
+
+
+class IconParagraph(KeyedParagraph):
+    """Style "r": a body paragraph with a HANGING FIRST LINE; with `icon` its first part draws a
+    PICTOGRAM (a coloured disc with a white ZapfDingbats glyph) in the page margin beside its first
+    line: in the left margin when it stands in the left column, in the right margin otherwise."""
+
+    icon: str | None = None
+    doc = None
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        for p in parts:
+            p.icon, p.doc = self.icon, self.doc
+        return parts
+
+    def draw(self):
+        if self.icon and self.gt_part == 0:
+            doc, st = self.doc, self.doc.st
+            column = frame_column(doc.frame.id)
+            glyph, fill = ICONS_R[self.icon]
+            size = self.style.fontSize
+            cx = -st.left / 2 if column == 1 else self.width + st.right / 2
+            cy = self.height - size * 0.36
+            canv = self.canv
+            canv.saveState()
+            canv.setFillColor(fill)
+            canv.circle(cx, cy, ICON_R, stroke=0, fill=1)
+            canv.setFillColor(colors.white)
+            canv.setFont("ZapfDingbats", 9.5)
+            gw = pdfmetrics.stringWidth(glyph, "ZapfDingbats", 9.5)
+            canv.drawString(cx - gw / 2, cy - 3.3, glyph)
+            canv.restoreState()
+            x0, y0 = canv.absolutePosition(cx, cy)
+            H = st.page_size[1]
+            doc.icons.append(dict(key=self.gt_key, name=self.icon, page=doc.printed(doc.page),
+                                  pdf_page_index=doc.page - 1, column=column,
+                                  side="left margin" if column == 1 else "right margin",
+                                  char=glyph, codepoint=f"U+{ord(glyph):04X}", font="ZapfDingbats",
+                                  disc_colour=_hex(fill),
+                                  bbox_pt=[round(x0 - ICON_R, 2), round(H - y0 - ICON_R, 2),
+                                           round(x0 + ICON_R, 2), round(H - y0 + ICON_R, 2)]))  # fmt: skip
+        super().draw()
+
+
+class DottedHeading(Flowable):
+    """Style "r": a chapter heading in a large coloured sans over a DOTTED rule as wide as the
+    column."""
+
+    def __init__(self, text: str, key: str, sty):
+        super().__init__()
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 1, text
+        self.para = Paragraph(escape(french_r(text)), sty["h1"])
+        self.spaceBefore, self.spaceAfter = sty["h1"].spaceBefore, sty["h1"].spaceAfter
+
+    def wrap(self, availWidth, availHeight):
+        _, h = self.para.wrap(availWidth, 10000)
+        self.width, self.height = availWidth, h + 6
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv = self.canv
+        self.para.drawOn(canv, 0, 6)
+        canv.saveState()
+        canv.setStrokeColor(ACCENT_R)
+        canv.setLineWidth(1.3)
+        canv.setLineCap(1)
+        canv.setDash(0.1, 3.2)
+        canv.line(0.7, 1.5, self.width, 1.5)
+        canv.restoreState()
+
+
+class PillHeading(Flowable):
+    """Style "r": a section heading REVERSED OUT in white bold sans on a rounded coloured PILL as
+    wide as its text (a long heading turns over inside a pill as wide as the column)."""
+
+    PAD_X, PAD_Y = 7.0, 3.2
+
+    def __init__(self, text: str, key: str, sty):
+        super().__init__()
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 2, text
+        self.sty = sty["h2"]
+        self.printed = french_r(text)
+        self.para = Paragraph(escape(self.printed), self.sty)
+        self.spaceBefore, self.spaceAfter = self.sty.spaceBefore, self.sty.spaceAfter
+
+    def wrap(self, availWidth, availHeight):
+        natural = pdfmetrics.stringWidth(self.printed, self.sty.fontName, self.sty.fontSize)
+        inner = min(natural + 0.5, availWidth - 2 * self.PAD_X)
+        _, h = self.para.wrap(inner, 10000)
+        self.pw, self.ph = inner + 2 * self.PAD_X, h + 2 * self.PAD_Y
+        self.width, self.height = availWidth, self.ph
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv = self.canv
+        canv.saveState()
+        canv.setFillColor(ACCENT_R)
+        canv.roundRect(0, 0, self.pw, self.ph, min(self.ph / 2, 9), stroke=0, fill=1)
+        canv.restoreState()
+        self.para.drawOn(canv, self.PAD_X, self.PAD_Y - 0.6)
+
+
+class BoxR(ColumnBox):
+    """Style "r": a box as wide as its column. An EXAMPLE box on a pale rounded ground with the
+    label "EXAMPLE" white on a pill over its title; a COMMON MISTAKES box in a red rounded frame on a
+    pale pink ground, every item behind a red cross; a SPEECH BUBBLE (`bubble: true`) with its tail
+    at the lower left, the speaker (its title) in bold over the text in italics."""
+
+    LABEL = "EXAMPLE"
+
+    def __init__(self, block, st: Style, sty):
+        super().__init__(block, st, sty)
+        self.kind = ("mistakes" if block.get("mistakes") else
+                     "speech-bubble" if block.get("bubble") else "example")  # fmt: skip
+        self.spaceBefore, self.spaceAfter = 6, 9
+
+    def _cells(self, width: float) -> list:
+        sty, block = self.sty, self.block
+        if self.kind == "mistakes":
+            cells = [Paragraph(escape(french_r(block["title"])), sty["mistake_title"]),
+                     Paragraph(markup_r(block["text"], 8.8), sty["box"])]  # fmt: skip
+            cells += [Paragraph(markup_r(item, 8.8), sty["mistake_item"], bulletText=CROSS_R)
+                      for item in block["mistakes"]]  # fmt: skip
+            return cells
+        if self.kind == "speech-bubble":
+            return [Paragraph(escape(french_r(block["title"])), sty["bubble_title"]),
+                    Paragraph(markup_r(block["text"], 9.2), sty["bubble"])]  # fmt: skip
+        return [Spacer(1, 13), Paragraph(escape(french_r(block["title"])), sty["box_title"]),
+                Paragraph(markup_r(block["text"], 8.8), sty["box"])]  # fmt: skip
+
+    def wrap(self, availWidth, availHeight):
+        self._tail = TAIL_R if self.kind == "speech-bubble" else 0
+        self._table = cell_table(self._cells(availWidth), availWidth, [], (9, 9, 8, 9))
+        _, th = self._table.wrap(availWidth, availHeight)
+        self.width, self.height = availWidth, th + self._tail
+        return self.width, self.height
+
+    def draw(self):
+        canv, w, t = self.canv, self.width, self._tail
+        h = self.height - t
+        canv.saveState()
+        if self.kind == "mistakes":
+            canv.setFillColor(MISTAKE_FILL_R)
+            canv.setStrokeColor(RED_R)
+            canv.setLineWidth(1.1)
+            canv.roundRect(0.55, 0.55, w - 1.1, h - 1.1, 6, stroke=1, fill=1)
+        elif self.kind == "speech-bubble":
+            canv.setFillColor(PALE_R)
+            canv.setStrokeColor(ACCENT_R)
+            canv.setLineWidth(0.8)
+            canv.roundRect(0.4, t + 0.4, w - 0.8, h - 0.8, 9, stroke=1, fill=1)
+            tail = canv.beginPath()
+            tail.moveTo(16, t + 0.8)
+            tail.lineTo(9, 0)
+            tail.lineTo(30, t + 0.8)
+            canv.drawPath(tail, stroke=0, fill=1)
+            canv.line(16, t + 0.4, 9, 0)
+            canv.line(9, 0, 30, t + 0.4)
+        else:
+            canv.setFillColor(PALE_R)
+            canv.roundRect(0, 0, w, h, 6, stroke=0, fill=1)
+            lw = pdfmetrics.stringWidth(self.LABEL, "Helvetica-Bold", 7) + 12
+            pill(canv, 9, h - 8 - 11, lw, 11, ACCENT_R)
+            canv.setFillColor(colors.white)
+            canv.setFont("Helvetica-Bold", 7)
+            canv.drawString(15, h - 8 - 7.8, self.LABEL)
+        canv.restoreState()
+        self._table.drawOn(canv, 0, t)
+
+
+def _styles_r(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    sans = "Helvetica"
+    body = ParagraphStyle("body_r", parent=sty["body"], textColor=INK_R, firstLineIndent=-OUTDENT_R,
+                          leftIndent=OUTDENT_R, spaceAfter=0)  # fmt: skip
+    sty.update(
+        body=body,
+        h1=ParagraphStyle("h1_r", fontName=st.head_font, fontSize=st.h1, leading=st.h1 * 1.15,
+                          textColor=ACCENT_R, spaceBefore=st.h1_space_before, spaceAfter=7),
+        h2=ParagraphStyle("h2_r", fontName=st.h2_font, fontSize=st.h2, leading=st.h2 * 1.2,
+                          textColor=colors.white, spaceBefore=st.h2_space_before, spaceAfter=5),
+        h3=ParagraphStyle("h3_r", fontName="Times-BoldItalic", fontSize=10.6, leading=13,
+                          textColor=ACCENT_R, spaceBefore=6, spaceAfter=1.5),
+        box=ParagraphStyle("box_r", fontName=sans, fontSize=8.8, leading=11.6, textColor=INK_R,
+                           alignment=TA_LEFT, embeddedHyphenation=1, uriWasteReduce=0),
+        box_title=ParagraphStyle("box_title_r", fontName=f"{sans}-Bold", fontSize=9.4,
+                                 leading=12, textColor=ACCENT_R, spaceAfter=3),
+        mistake_title=ParagraphStyle("mistake_title_r", fontName=f"{sans}-Bold", fontSize=9.4,
+                                     leading=12, textColor=RED_R, spaceAfter=3),
+        mistake_item=ParagraphStyle("mistake_item_r", fontName=sans, fontSize=8.8, leading=11.4,
+                                    textColor=INK_R, alignment=TA_LEFT, leftIndent=13,
+                                    bulletIndent=0, bulletFontName="ZapfDingbats",
+                                    bulletFontSize=8.8, bulletColor=RED_R, spaceBefore=3),
+        bubble_title=ParagraphStyle("bubble_title_r", fontName=f"{sans}-Bold", fontSize=8.8,
+                                    leading=11.5, textColor=ACCENT_R, spaceAfter=2),
+        bubble=ParagraphStyle("bubble_r", fontName="Times-Italic", fontSize=9.6, leading=12.4,
+                              textColor=INK_R, alignment=TA_LEFT, embeddedHyphenation=1,
+                              uriWasteReduce=0),
+        title=title_style("title_r", "Times-Bold", st, 1.12, textColor=ACCENT_R),
+    )  # fmt: skip
+    return sty
+
+
+def _story_r(book: dict, st: Style, sty, doc) -> tuple[list, list, list]:
+    """The flowables of a style "r" book: (story, truth blocks, headings). A heading is not left at
+    a column's foot without three lines of text under it."""
+    story, truth_blocks, headings, path = [], [], [], []
+    need, prev = None, None
+    room = {1: st.h1_space_before + 2 * st.h1 * 1.15 + 13, 2: st.h2_space_before + st.h2 * 1.2 + 12,
+            3: 6 + 13 + 2}  # fmt: skip
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            text = block["text"]
+            if french_r(text) != text:
+                entry["printed_as"] = french_r(text)
+            if lvl == 1:
+                entry["rule_below"] = "dotted"
+                h = DottedHeading(text, entry["id"], sty)
+            elif lvl == 2:
+                entry.update(pill={"fill": _hex(ACCENT_R), "text_colour": "#ffffff"},
+                             reversed=True)  # fmt: skip
+                h = PillHeading(text, entry["id"], sty)
+            else:
+                entry["bold_italic"] = True
+                h = KeyedParagraph(escape(french_r(text)), sty["h3"])
+                h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, text
+            if prev == "heading" and need is not None:
+                need.need += room[lvl]
+            else:
+                need = NeedSpace(room[lvl] + 3 * st.leading)
+                story.append(need)
+            story.append(h)
+            prev = "heading"
+            continue
+        words = KEYWORD_RE.findall(block["text"])
+        row = truth_row(dict(block, text=KEYWORD_RE.sub(r"\1", block["text"])), path)
+        if words:
+            row["keywords"] = words
+        printed = printed_r(block["text"])
+        if printed != row["plain_text"]:
+            row["printed_text"] = printed
+        truth_blocks.append(row)
+        if kind == "paragraph":
+            p = IconParagraph(markup_r(block["text"], st.size), sty["body"])
+            p.gt_key, p.doc = block["key"], doc
+            if block.get("icon"):
+                glyph, fill = ICONS_R[block["icon"]]
+                p.icon = block["icon"]
+                row["margin_icon"] = dict(name=block["icon"], char=glyph,
+                                          codepoint=f"U+{ord(glyph):04X}", font="ZapfDingbats",
+                                          disc_colour=_hex(fill))  # fmt: skip
+            story.append(p)
+        elif kind == "box":
+            box = BoxR(block, st, sty)
+            row["box_kind"] = box.kind
+            if box.kind == "mistakes":
+                items = block["mistakes"]
+                row.update(mistakes=items, printed_title=printed_r(block["title"]),
+                           frame="red-rounded",
+                           mark={"char": CROSS_R, "codepoint": f"U+{ord(CROSS_R):04X}",
+                                 "font": "ZapfDingbats", "colour": _hex(RED_R)},
+                           plain_text=plain_text(" ".join([row["text"], *items])))  # fmt: skip
+                printed = " ".join([printed, *(printed_r(i) for i in items)])
+                if printed != row["plain_text"]:
+                    row["printed_text"] = printed
+            elif box.kind == "speech-bubble":
+                row.update(speaker=block["title"], printed_title=printed_r(block["title"]),
+                           frame="speech-bubble", tail="bottom-left")  # fmt: skip
+            else:
+                row.update(label=BoxR.LABEL, printed_title=printed_r(block["title"]),
+                           frame="rounded")  # fmt: skip
+            story.append(box)
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        prev = kind
+    return story, truth_blocks, headings
+
+
+class StripDoc(RulebookDoc):
+    """Style "r": 200 x 250 mm pages, the title across the first page, then two equal columns with
+    wide side margins (they hold the margin pictograms); before the text a coloured STRIP across the
+    top of every page, bleeding off the top and both sides, with the running header and the chapter
+    in effect at the top of the page reversed out in white (the running header on the inside: left
+    on odd pages, right on even ones; the chapter on the outside); after the text the page number in
+    white on a PILL in the bottom outer corner."""
+
+    def __init__(self, filename, book, st: Style, known: dict[int, str] | None = None, **kw):
+        self._setup(filename, book, st, **kw)
+        self.colw = col_width_r(st)
+        self.known = known or {}  # pdf page -> chapter at its top, from an earlier layout
+        self.icons: list[dict] = []
+        cols = (self.colw,) * 2
+        hooks = {"onPage": self.draw_strip_r, "onPageEnd": self.draw_folio_r}
+        self.addPageTemplates([
+            PageTemplate("first", self.page_frames(1, TITLE_H_R, cols), **hooks),
+            PageTemplate("later", self.page_frames(2, 0, cols), **hooks),
+        ])  # fmt: skip
+
+    def afterFlowable(self, flowable):
+        """Only blocks and headings count for the chapter in effect at the top of a page."""
+        if getattr(flowable, "gt_key", None):
+            super().afterFlowable(flowable)
+
+    def draw_strip_r(self, canv, doc):
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num = self.printed(page)
+        chapter = self.known.get(page) or self.chapter_at(page) or ""
+        book_side, chapter_side = ("left", "right") if num % 2 else ("right", "left")
+        canv.saveState()
+        canv.setFillColor(ACCENT_R)
+        canv.rect(-2, H - STRIP_R, W + 4, STRIP_R + 2, stroke=0, fill=1)
+        canv.setFillColor(colors.white)
+        y = H - STRIP_R + 4.6 * mm
+        for text, side, font in ((self.book["running_header"], book_side, "Helvetica-Bold"),
+                                 (french_r(chapter), chapter_side, "Helvetica-Oblique")):  # fmt: skip
+            canv.setFont(font, 8.5)
+            if side == "left":
+                canv.drawString(st.left, y, text)
+            else:
+                canv.drawRightString(W - st.right, y, text)
+        canv.restoreState()
+        self.page_headers.append(dict(page=num, pdf_page_index=page - 1, strip=True,
+                                      reversed=True, running_header=self.book["running_header"],
+                                      running_header_side=book_side, chapter=chapter,
+                                      chapter_printed_as=french_r(chapter),
+                                      chapter_side=chapter_side))  # fmt: skip
+
+    def draw_folio_r(self, canv, doc):
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num = self.printed(page)
+        text = str(num)
+        tw = pdfmetrics.stringWidth(text, "Helvetica-Bold", 9)
+        pw, ph = tw + 14, 14.0
+        corner = "right" if num % 2 else "left"
+        x = W - st.right - pw if corner == "right" else st.left
+        y = st.bottom - 12 * mm
+        pill(canv, x, y, pw, ph, ACCENT_R)
+        canv.saveState()
+        canv.setFillColor(colors.white)
+        canv.setFont("Helvetica-Bold", 9)
+        canv.drawCentredString(x + pw / 2, y + 4.3, text)
+        canv.restoreState()
+        self.page_footers.append(dict(page=num, pdf_page_index=page - 1, number=text,
+                                      corner=corner, shape="pill"))  # fmt: skip
+
+
+def build_pdf_r(book: dict, out_pdf_path, style: str = "r") -> dict:
+    """Style "r" (see STYLES): one layout; the truth adds the printed forms (French typography,
+    small capitals), the pills, the margin pictograms, the boxes' kinds and the page furniture."""
+    st = STYLES[style]
+    sty = _styles_r(st)
+    out = Path(out_pdf_path)
+    known: dict[int, str] = {}
+    for target in (io.BytesIO(), str(out)):  # the first layout finds the chapter atop each page
+        doc = StripDoc(target, book, st, known)
+        story, truth_blocks, headings = _story_r(book, st, sty, doc)
+        title = Paragraph(escape(french_r(book["title"])), sty["title"])
+        doc.build([Spacer(1, 3), title, NextPageTemplate("later"), FrameBreak()] + story)
+        known = {page: doc.chapter_at(page) for page in range(1, doc.page + 1)}
+    place_truth(doc, headings, truth_blocks)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        title_printed_as=french_r(book["title"]),
+        page_size="200x250mm",
+        column_width_pt=round(doc.colw, 2),
+        margins_pt={"left": round(st.left, 2), "right": round(st.right, 2)},
+        body_font={"name": st.body_font, "size": st.size, "leading": st.leading},
+        paragraph_indent={"kind": "hanging-first-line", "outdent_pt": OUTDENT_R, "gap_pt": 0},
+        typography={"convention": "french", "quotes": ["\xab", "\xbb"],
+                    "space_inside_quotes": "U+00A0", "space_before": [":", ";", "?", "!"],
+                    "space_char": "U+00A0",
+                    "note": "plain_text keeps the text as written; printed_text is as printed"},
+        small_caps_terms={"marked_as": "*term*", "printed": "small capitals",
+                          "ratio": 0.8},
+        margin_icons=doc.icons,
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
@@ -6243,6 +6761,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_p(book, out_pdf_path, style)
     if st.header_layout == "outline-floats-180x240":
         return build_pdf_q(book, out_pdf_path, style)
+    if st.header_layout == "pills-icons-200x250":
+        return build_pdf_r(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
