@@ -9,6 +9,7 @@ import re
 import pytest
 
 from indexer.archive.sources.pdf import layout, reading_order
+from indexer.archive.sources.pdf.fills import on_strips
 from indexer.archive.sources.pdf.furniture import printed_numbers
 from indexer.archive.sources.pdf.page import Char, Page, lines_of, merge_fills, turned_lines
 
@@ -983,3 +984,31 @@ def test_a_box_across_both_columns_neither_hides_their_gutter_nor_ends_the_parag
     ]
     assert "first page line 59" in blocks[1].text
     assert re.search(r"second page line 07 on the right t+$", blocks[1].text)
+
+
+def test_paragraphs_that_hang_their_first_line_part_where_a_line_stands_out_to_the_left():
+    # No gap and no indent: each paragraph's first line starts at the column's edge and the
+    # rest stand 11 pt in; the right column holds only the last paragraph's last lines.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    y = 70
+    for p in range(5):
+        chars += _chars(f"paragraph {p} starts out at the edge ".ljust(52, "h"), 40, y)
+        for j in range(3):
+            chars += _chars(f"and its line {j} stands in ".ljust(50, "i"), 51, y + 12 * (j + 1))
+        y += 48
+    chars += _column(331, 70, [f"and its line {j} goes on there ".ljust(50, "j") for j in range(4)])
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:11] for b in blocks] == [f"paragraph {p}" for p in range(5)]
+    assert blocks[4].text.endswith("and its line 3 goes on there " + "j" * 21)
+
+
+def test_a_heading_on_a_pill_lower_than_a_box_is_a_heading_whatever_its_size():
+    # White on a rounded fill 14 pt high, a little smaller than the text: a section's heading.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _chars("Small Touches", 46, 74, 8.5, bold=True, colour=0xFFFFFF)
+    chars += _column(40, 94, ["A paragraph of body text in the section, ending here."] * 2)
+    lines, gutters = lines_of(0, WIDTH, chars)
+    page = Page(WIDTH, HEIGHT, lines, [], 0, gutters)
+    on_strips(page.lines, [(42.0, 65.0, 110.0, 79.0)])
+    _, blocks = layout([page])
+    assert [b.section for b in blocks] == ["Chapter > Small Touches"]

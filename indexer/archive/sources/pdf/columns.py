@@ -1,7 +1,8 @@
 """What the reader measures over the whole book before it reads blocks: each column's edges
-and whether it is set justified or ragged, and whether the book parts its paragraphs with
-space (then a short line with none under it is a line break inside one: a callout set on a
-line of its own)."""
+and whether it is set justified or ragged, whether the book parts its paragraphs with space
+(then a short line with none under it is a line break inside one: a callout set on a line of
+its own), and whether it hangs its paragraphs' first lines out to the column's edge (then a
+line set in from the edge goes on a paragraph, and one at the edge starts one)."""
 
 from __future__ import annotations
 
@@ -71,3 +72,27 @@ def parted_by_space(body: list[Line], edges: Edges) -> bool:
             else:
                 tight += 1
     return spaced >= 5 and tight <= spaced / 3
+
+
+def hung_lines(body: list[Line], edges: Edges) -> dict[tuple[int, int], float] | None:
+    """Where the lines of the text stand in each column, when the book hangs its paragraphs'
+    first lines (of the text's lines, half again as many are set in from their column's edge,
+    by one to three letters, as start at it): the commonest start of each column's lines (a
+    column holding only a paragraph's last lines has no first line at its edge). None
+    otherwise."""
+    inside = at_edge = 0
+    for ln in body:
+        if ln.heading or ln.lane or ln.margin or ln.footnote or ln.boxed >= 0 or ln.bullet:
+            continue
+        offset = ln.x0 - edges[(ln.page, ln.col)][0]
+        if offset < 0.3 * ln.size:
+            at_edge += 1
+        elif 0.6 * ln.size < offset < 3 * ln.size:
+            inside += 1
+    if inside < 10 or inside <= 1.5 * at_edge:
+        return None
+    starts: dict[tuple[int, int], Counter[int]] = {}
+    for ln in body:
+        if not (ln.heading or ln.lane or ln.margin or ln.footnote or ln.boxed >= 0):
+            starts.setdefault((ln.page, ln.col), Counter())[round(ln.x0)] += 1
+    return {key: float(c.most_common(1)[0][0]) for key, c in starts.items()}

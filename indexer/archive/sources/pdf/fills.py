@@ -36,6 +36,17 @@ def merge_fills(fills: list[Rect], page_area: float) -> list[Rect]:
     return [m for m in merged if m[3] - m[1] > 20]
 
 
+def on_strips(lines: list, fills: list[Rect]) -> None:
+    """Mark each line set alone on a strip too low to be a box (a heading on a pill or a
+    band of one line's height): ``Line.banded``."""
+    strips = [f for f in fills if f[2] - f[0] > 20 and 4 < f[3] - f[1] <= 20]
+    for ln in lines:
+        ln.banded = ln.banded or any(
+            x0 - 1 <= ln.x0 and ln.x1 <= x1 + 1 and top - 2 <= ln.top and ln.bottom <= bottom + 2
+            for x0, top, x1, bottom in strips
+        )
+
+
 def outside_wide_boxes(rows: list[list[Char]], boxes: list[Rect], width: float) -> list[list[Char]]:
     """The rows of characters not held by a box wider than half the page (an example set
     across both columns): such a box's lines cross the gutter, and are no column's."""

@@ -42,7 +42,7 @@ def unbox_bands(body: list[Line], body_size: float) -> None:
             lines[0].text = ""
         if larger or label or (len(lines) == 1 and not lines[0].text.endswith(SENTENCE_END)):
             for ln in lines:
-                ln.boxed = -1
+                ln.boxed, ln.banded = -1, True
 
 
 def box_small_print(body: list[Line], body_size: float) -> None:
@@ -113,11 +113,11 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
         else:
             apart = (
                 above is None or above.page != ln.page or above.col != ln.col or above.heading
-                or ln.top - above.bottom > 0.45 * ln.size or ln.lane
+                or ln.top - above.bottom > 0.45 * ln.size or ln.lane or ln.banded
             )  # fmt: skip
-            # A side head in its lane may be set smaller than the text beside it.
+            # A side head in its lane, or one on a band, may be set smaller than the text.
             ln.heading = (
-                marked and apart and (ln.cap_size >= body_size * 0.98 or ln.lane)
+                marked and apart and (ln.cap_size >= body_size * 0.98 or ln.lane or ln.banded)
                 and not ends_sentence(ln.text) and not run_in_heading(ln, body_colour)
             )  # fmt: skip
         if marked and runs and _runs_on(runs[-1][-1], above, ln, large):
@@ -173,13 +173,15 @@ def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[
     other are one size, where a heading in a colour of its own ranks above one in the body's
     ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6), and one
     in capitals stands a tenth above its size ("BASES AND FINISH" at 9.4 pt over "Snow on the
-    Base" at 9.9 in bold italics). A side head in its lane, whatever its size, ranks below the
-    headings set clearly larger than the text and above those in the text at about its size:
-    it parts the text they stand in."""
+    Base" at 9.9 in bold italics). A side head in its lane or a heading on a band (a pill),
+    whatever its size, ranks below the headings set clearly larger than the text and above
+    those in the text at about its size: it parts the text they stand in."""
     size: dict[int, float] = {}
     for ln in body:
         if ln.heading:
-            lane, capitals = ln.lane, _all_capitals(ln.text)
+            # On a pill or in a lane, set smaller than the headings larger than the text.
+            lane = (ln.lane or ln.banded) and ln.cap_size <= body_size * 1.12
+            capitals = _all_capitals(ln.text)
             size[id(ln)] = round(
                 body_size * 1.12 if lane else ln.cap_size * (1.1 if capitals else 1.0), 1
             )

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from indexer.archive.sources.pdf.chars import Char, drop_caps, raised_marks, without_marks
-from indexer.archive.sources.pdf.fills import Rect, merge_fills, outside_wide_boxes
+from indexer.archive.sources.pdf.fills import Rect, merge_fills, on_strips, outside_wide_boxes
 from indexer.archive.sources.pdf.lanes import Gutter, side_heads, text_edges
 
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
@@ -82,6 +82,7 @@ class Line:
     rank: float = 0.0  # a heading's: its level's size (set by marks.rank_headings)
     baseline: float = 0.0  # its row's (lines side by side on one row share it)
     lane: bool = False  # wholly left of its column's text edge (a side head, a box's title)
+    banded: bool = False  # alone on a fill (a heading on a band or a pill; set by marks)
 
 
 @dataclass
@@ -149,6 +150,7 @@ def read_page(page: Any, number: int) -> Page:
     text_page.close()
     rects = merge_fills(fills, width * height)
     lines, gutters = lines_of(number, width, chars, rects)
+    on_strips(lines, fills)
     return Page(width, height, lines, rects, number, gutters, turned_lines(number, turned))
 
 

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
-from indexer.archive.sources.pdf.columns import Edges, column_edges, parted_by_space
+from indexer.archive.sources.pdf.columns import Edges, column_edges, hung_lines, parted_by_space
 from indexer.archive.sources.pdf.furniture import contents, printed_numbers
 from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
@@ -190,6 +190,7 @@ def _blocks(
 ) -> tuple[str | None, list[Block]]:
     edges = column_edges(body)
     spaced = parted_by_space(body, edges)
+    hanging = hung_lines(body, edges)
     mark_short_measures(body, edges)
     title: str | None = None
     # The heading path, each heading with its level: a heading keeps those of higher levels
@@ -225,7 +226,7 @@ def _blocks(
         ):
             # Past margin notes, footnotes and a box, the text's last block may go on (across
             # a page break).
-            if not _starts_block(ln, main[1], [main[0]], edges, hang, False, spaced):
+            if not _starts_block(ln, main[1], [main[0]], edges, hang, False, (spaced, hanging)):
                 parts.remove(main[0])
                 parts.append(main[0])  # read on after the notes
                 main[0][1].append(ln.text)
@@ -240,7 +241,7 @@ def _blocks(
         if _hangs_under_term(ln, prev, parts) and hang is None:
             hang = ln.x0 - edges[(ln.page, ln.col)][0]
         opens = (run_in and ln.boxed < 0) or (ln.footnote and bool(ln.note))
-        if _starts_block(ln, prev, parts, edges, hang, item, spaced) or opens:
+        if _starts_block(ln, prev, parts, edges, hang, item, (spaced, hanging)) or opens:
             hang = ln.hang - edges[(ln.page, ln.col)][0] if item else None
             if _open_block(ln, parts, printed.get(ln.page) or None, section):
                 prev = ln
@@ -347,13 +348,14 @@ def _starts_block(
     edges: Edges,
     hang: float | None = None,
     item: bool = False,
-    spaced: bool = False,
+    habits: tuple[bool, dict[tuple[int, int], float] | None] = (False, None),
 ) -> bool:
     """Whether `ln` starts a new block rather than continuing the one before it. Across a
     column or page break (no gap to measure) a paragraph runs on unless the next line is
     indented or starts with a lead term, or the last one stopped short of its column's edge;
-    in a book that parts its paragraphs with space (`spaced`), a short line with none under
-    it breaks a line, not the paragraph.
+    in a book that parts its paragraphs with space (`habits[0]`), a short line with none under
+    it breaks a line, not the paragraph; in one that hangs its first lines (`habits[1]`: where
+    each column's lines stand), a line out to the left of them starts a paragraph.
     A list item (`item`: this line starts one) is a block; one being read (`hang`: where its
     text starts, from its column's edge) runs on in the lines set there."""
     current = parts[-1] if parts else None
@@ -365,8 +367,11 @@ def _starts_block(
         return True
     if CROSS_REF.fullmatch(ln.text) and prev.page == ln.page and len(ln.text) < 60:
         return False  # part of the paragraph it refers from
+    spaced, hanging = habits
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size and not ln.beside_cap
+    if hanging is not None:
+        indent = ln.x0 < hanging.get((ln.page, ln.col), left) - 0.6 * ln.size
     if hang is not None and not ln.beside_cap:
         # Across a column or page break too, the item's lines start where its text does (or
         # at the edge of a column that holds only them).
