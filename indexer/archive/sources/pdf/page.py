@@ -82,7 +82,7 @@ class Line:
     rank: float = 0.0  # a heading's: its level's size (set by marks.rank_headings)
     baseline: float = 0.0  # its row's (lines side by side on one row share it)
     lane: bool = False  # wholly left of its column's text edge (a side head, a box's title)
-    banded: bool = False  # alone on a fill (a heading on a band or a pill; set by marks)
+    banded: bool = False  # alone on a fill (a heading on a band or a pill; fills, marks)
 
 
 @dataclass
@@ -125,8 +125,8 @@ def read_page(page: Any, number: int) -> Page:
         raw.FPDFText_GetFillColor(tp, i, *(ctypes.byref(v) for v in rgba))
         r, g, b, _ = (v.value for v in rgba)
         top, bottom = height - (oy.value + 0.75 * size), height - (oy.value - 0.2 * size)
-        angle = raw.FPDFText_GetCharAngle(tp, i)
-        if 0.05 < angle % (2 * math.pi) < 2 * math.pi - 0.05:
+        angle = raw.FPDFText_GetCharAngle(tp, i)  # radians; -1 when PDFium cannot tell
+        if angle >= 0 and 0.05 < angle % (2 * math.pi) < 2 * math.pi - 0.05:
             # Along its own direction (top-down coordinates), and across it as its baseline.
             cos, sin, y = math.cos(angle), math.sin(angle), height - oy.value
             turned.append(Char(
