@@ -200,7 +200,7 @@ def _blocks(
     prev: Line | None = None
     hang: float | None = None  # where the text of the list item being read starts, in its column
     beside: list[tuple[int, int, float, str]] = []  # the text's lines: page, column, top, section
-    main: tuple[Part, Line] | None = None  # the text's last block, read on past notes
+    main: tuple[Part, Line] | None = None  # the text's last block, read on past notes, boxes
     anchors: dict[tuple[int, str], str] = {}  # a footnote mark on a page: its line's section
     for ln in body:
         size = ln.rank
@@ -228,7 +228,7 @@ def _blocks(
             # a page break).
             if not _starts_block(ln, main[1], [main[0]], edges, hang, False, (spaced, hanging)):
                 parts.remove(main[0])
-                parts.append(main[0])  # read on after the notes
+                parts.append(main[0])  # read on after the notes or the box
                 main[0][1].append(ln.text)
                 prev, main = ln, (main[0], ln)
                 continue
