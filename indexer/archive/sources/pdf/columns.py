@@ -59,10 +59,7 @@ def parted_by_space(body: list[Line], edges: Edges) -> bool:
     least five, and three in four, have space under them."""
     spaced = tight = 0
     for above, ln in zip(body, body[1:]):
-        plain = all(
-            not (x.heading or x.lane or x.margin or x.footnote or x.around) and x.boxed < 0
-            for x in (above, ln)
-        )
+        plain = all(_of_the_text(x) and not x.around for x in (above, ln))
         if not plain or (above.page, above.col) != (ln.page, ln.col):
             continue
         left, right, _ = edges[(ln.page, ln.col)]
@@ -82,7 +79,7 @@ def hung_lines(body: list[Line], edges: Edges) -> dict[tuple[int, int], float] |
     otherwise."""
     inside = at_edge = 0
     for ln in body:
-        if ln.heading or ln.lane or ln.margin or ln.footnote or ln.boxed >= 0 or ln.bullet:
+        if not _of_the_text(ln) or ln.bullet:
             continue
         offset = ln.x0 - edges[(ln.page, ln.col)][0]
         if offset < 0.3 * ln.size:
@@ -93,6 +90,12 @@ def hung_lines(body: list[Line], edges: Edges) -> dict[tuple[int, int], float] |
         return None
     starts: dict[tuple[int, int], Counter[int]] = {}
     for ln in body:
-        if not (ln.heading or ln.lane or ln.margin or ln.footnote or ln.boxed >= 0):
+        if _of_the_text(ln):
             starts.setdefault((ln.page, ln.col), Counter())[round(ln.x0)] += 1
     return {key: float(c.most_common(1)[0][0]) for key, c in starts.items()}
+
+
+def _of_the_text(ln: Line) -> bool:
+    """Whether a line is one of the text's own: no heading, side head, margin note, footnote
+    or box line."""
+    return not (ln.heading or ln.lane or ln.margin or ln.footnote) and ln.boxed < 0

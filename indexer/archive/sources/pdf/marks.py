@@ -264,14 +264,14 @@ def reversed_pages(body: list[Line], body_size: float, body_colour: int) -> None
     for ln in body:
         if round(ln.size, 1) == body_size and ln.colour >= 0:
             pages.setdefault(ln.page, Counter())[ln.colour] += len(ln.text)
-    for page, colours in pages.items():
-        colour = colours.most_common(1)[0][0]
-        if distinct_colour(colour, body_colour):
-            for ln in body:
-                if ln.page == page and ln.colour == colour:
-                    ln.colour = body_colour
-                if ln.page == page and ln.lead_colour == colour:
-                    ln.lead_colour = body_colour
+    text_colour = {page: colours.most_common(1)[0][0] for page, colours in pages.items()}
+    reversed_colour = {p: c for p, c in text_colour.items() if distinct_colour(c, body_colour)}
+    for ln in body:
+        colour = reversed_colour.get(ln.page)
+        if colour is not None and ln.colour == colour:
+            ln.colour = body_colour
+        if colour is not None and ln.lead_colour == colour:
+            ln.lead_colour = body_colour
 
 
 def lane_titles(lines: list[Line]) -> list[Line]:

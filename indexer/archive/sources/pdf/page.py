@@ -31,7 +31,7 @@ import numpy as np
 
 from indexer.archive.sources.pdf.chars import Char, drop_caps, raised_marks, without_marks
 from indexer.archive.sources.pdf.fills import Rect, merge_fills, on_strips, outside_wide_boxes
-from indexer.archive.sources.pdf.lanes import Gutter, side_heads, text_edges
+from indexer.archive.sources.pdf.lanes import Gutter, column_of, side_heads, text_edges
 
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
@@ -405,7 +405,7 @@ def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:
     line.font = Counter(c.font for c in letters).most_common(1)[0][0]
     # The column it stands in (0 for one column: a short last line is no column of its own);
     # across a gutter, full width.
-    line.col = sum(1 for g0, _ in gutters if line.x0 >= g0)
+    line.col = column_of(line.x0, gutters)
     if any(line.x0 < g0 and line.x1 > g1 for g0, g1 in gutters):
         line.col = -1
     return line
