@@ -529,16 +529,19 @@ def test_dense_signals_over_every_row_order_equal_cosines_as_the_sorted_search(
     searcher = Searcher(tied, index, FakeEmbedder(), Calibration.neutral(), use_keys=use_keys)
     assert searcher._row_groups is not None  # the flat path
     questions = asked[:40] + [records[rid].text for rid in ids[400:430]]
-    tied = 0
+    tied = with_copies = 0
     for text in questions:
         q = searcher.analyse(text)
         allowed = searcher.allowed(q)
+        # A question for one game leaves out the other game's rulings, copies and all.
+        with_copies += any({a, b} <= allowed for a, b in zip(ids[400:460], ids[460:520]))
         dense = searcher.dense(q, allowed)
         reference = _reference_dense(searcher, q, allowed)
         assert [list(d.items()) for d in dense] == [list(d.items()) for d in reference], text
         values = list(dense[0].values())
         tied += len(set(values)) < len(values)
-    assert tied == len(questions)  # not vacuous: the copies' cosines tie in every question
+    # Not vacuous: the copies' cosines tie in every question that may meet them.
+    assert tied == with_copies >= 30
 
 
 def test_one_question_is_searched_on_one_thread_and_the_setting_restored():
