@@ -1012,3 +1012,43 @@ def test_a_heading_on_a_pill_lower_than_a_box_is_a_heading_whatever_its_size():
     on_strips(page.lines, [(42.0, 65.0, 110.0, 79.0)])
     _, blocks = layout([page])
     assert [b.section for b in blocks] == ["Chapter > Small Touches"]
+
+
+@pytest.mark.parametrize("spaced", [True, False])
+def test_a_table_of_three_cells_is_read_row_by_row_in_its_paragraph(spaced):
+    # A paragraph ending in a colon, a table of three cells (the last one wraps; the first two
+    # set close enough to read as one line) with or without space between its rows, then after
+    # a gap a short line where the first cell starts and the next paragraph.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _column(40, 70, ["The costs of the three kinds of stone are these:"])
+    rows = [
+        ("Kind", "Cost", ["What it does"]),
+        ("Granite", "3", ["Holds a wall for the", "whole campaign"]),
+        ("Slate", "2", ["Holds a roof"]),
+        ("Chalk", "1", ["Crumbles after one", "winter, then is gone"]),
+    ]
+    y = 90.0
+    for kind, cost, what in rows:
+        chars += _chars(kind, 40, y) + _chars(cost, 85, y)
+        chars += _column(130, y, what)
+        y += 12 * len(what) + (8 if spaced else 0)
+    chars += _column(40, y + 10, ["No stone lasts.", "A later paragraph, no part of the table."])
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text for b in blocks] == [
+        "The costs of the three kinds of stone are these: Kind Cost What it does Granite 3 Holds"
+        " a wall for the whole campaign Slate 2 Holds a roof Chalk 1 Crumbles after one winter,"
+        " then is gone",
+        "No stone lasts.",
+        "A later paragraph, no part of the table.",
+    ]
+
+
+def test_two_cells_side_by_side_twice_are_no_table():
+    # A term beside its first definition line on only two baselines: a list, read as before.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    y = 70.0
+    for term in ("Granite", "Slate"):
+        chars += _chars(term, 40, y) + _column(130, y, ["Holds a wall for the", "whole campaign"])
+        y += 32
+    _, blocks = layout([_page(0, chars)])
+    assert "Granite Holds a wall" not in " ".join(b.text for b in blocks)

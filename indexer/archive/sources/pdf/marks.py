@@ -103,7 +103,7 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     above: Line | None = None
     runs: list[list[Line]] = []  # runs of consecutive lines set apart (larger, bold, colour)
     for ln in body:
-        if ln.boxed >= 0:
+        if ln.boxed >= 0 or ln.table:
             above = ln
             continue
         large = ln.size > body_size * 1.12

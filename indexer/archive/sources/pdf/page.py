@@ -83,6 +83,7 @@ class Line:
     baseline: float = 0.0  # its row's (lines side by side on one row share it)
     lane: bool = False  # wholly left of its column's text edge (a side head, a box's title)
     banded: bool = False  # alone on a fill (a heading on a band or a pill; fills, marks)
+    table: int = 0  # a table's row read as one line: 1 its first row, 2 any other (tables)
 
 
 @dataclass
@@ -349,6 +350,11 @@ def _beside_short_column(width: float, free: np.ndarray, narrowest: float) -> li
                 best = (float(start), float(x))
             start = None
     return [best] if best is not None and best[1] - best[0] >= narrowest else []
+
+
+def line_of(page: Page, chars: list[Char]) -> Line:
+    """A line of the page made of these characters (set on one baseline)."""
+    return _line(page.number, page.gutters, chars)
 
 
 def _line(page_no: int, gutters: list[Gutter], segment: list[Char]) -> Line:

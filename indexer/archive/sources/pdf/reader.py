@@ -37,7 +37,10 @@ line with the rest of the book rather than with one book's measures:
     in from the edge in a face of its own (a quotation in italics) and lines justified short
     of the edge together (beside a picture); a list item ("• ...", or a numbered step, "2."
     or "b)", after a sentence's end) is a block of its own, without its bullet, its lines set
-    where its text starts; so are a definition's lines under its bold term.
+    where its text starts; so are a definition's lines under its bold term;
+  * tables (``tables``): cells side by side in a column, row under row, are read row by row
+    into the block they stand in (a box, the paragraph that introduces them), a header row
+    printed again over the table's continuation left out.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +72,8 @@ from indexer.archive.sources.pdf.marks import (
     unbox_bands,
 )
 from indexer.archive.sources.pdf.order import reading_order
-from indexer.archive.sources.pdf.page import OBJECT, Line, Page, read_page
+from indexer.archive.sources.pdf.page import OBJECT, Line, Page, line_of, read_page
+from indexer.archive.sources.pdf.tables import table_rows, without_repeated_heads
 from indexer.errors import InvalidRequest
 
 # A heading's outline number ("4.2 Sharing the Work").
@@ -142,6 +147,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     for page in pages:
         left_out = furniture | contents(page)
         keep = [ln for ln in page.lines if id(ln) not in left_out and ln.text]
+        keep = table_rows(keep, partial(line_of, page))
         for ln in keep:
             # In a fill or frame; a title set on the frame's top edge is half in it.
             ln.boxed = next(
@@ -151,6 +157,7 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
                 -1,
             )  # fmt: skip
         body += lane_titles(reading_order(keep))
+    body = without_repeated_heads(body)
     if not body:
         return None, []
     first_page = body[0].page
@@ -217,7 +224,7 @@ def _blocks(
         if run_in:  # a level below every heading set on its own line
             path = [(lv, t) for lv, t in path if lv < len(heads)] + [(len(heads), run_in)]
         section = _section_of(ln, SECTION_SEPARATOR.join(t for _, t in path), beside, anchors)
-        aside = ln.margin or ln.footnote or ln.boxed >= 0
+        aside = ln.margin or ln.footnote or ln.boxed >= 0 or ln.table  # a table's row too
         if (
             main is not None
             and not aside
@@ -361,6 +368,8 @@ def _starts_block(
     current = parts[-1] if parts else None
     if current is None or current[0].kind == "heading":
         return True
+    if ln.table:
+        return False  # a table's rows go on the block it stands in (a box, its introduction)
     if ln.boxed >= 0:
         return current[2] != (ln.page, ln.boxed) or item
     if current[0].kind == "box" or prev is None or item:
