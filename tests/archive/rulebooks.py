@@ -133,17 +133,21 @@ READ = (
 MENDED = (*READ, EIGHTEENTH, NINETEENTH)
 
 
-#: The system fonts that layout styles "m" and "p" embed (DejaVu's condensed faces), and the
-#: Debian package of each: the generator needs them, so the tests install them on first use.
-SYSTEM_FONTS = {
+#: What the layouts need from the system, and the Debian package of each: the fonts that
+#: styles "m", "p" and "s" and the browser layout embed, and the browser that prints the
+#: browser layout. The tests install them on first use, as the browser tests install Chromium.
+SYSTEM_FILES = {
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"): "fonts-dejavu-core",
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed.ttf"): "fonts-dejavu-extra",
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf"): "fonts-dejavu-extra",
+    Path("/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"): "fonts-liberation",
 }
+BROWSER = {Path("/usr/bin/chromium"): "chromium"}
 
 
-def _install_fonts() -> None:
-    """Install the Debian packages of the fonts the layout styles embed, where missing."""
-    missing = sorted({pkg for path, pkg in SYSTEM_FONTS.items() if not path.exists()})
+def _install(needed: dict[Path, str]) -> None:
+    """Install the Debian packages of the files the layouts need, where missing."""
+    missing = sorted({pkg for path, pkg in needed.items() if not path.exists()})
     if not missing:
         return
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
@@ -159,7 +163,7 @@ def _install_fonts() -> None:
 
 @cache
 def _maker():
-    _install_fonts()
+    _install(SYSTEM_FILES)
     spec = importlib.util.spec_from_file_location("make_pdf", BOOKS / "make_pdf.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
@@ -170,9 +174,17 @@ def _maker():
 def make_book(name: str, folder: Path, style: str | None = None) -> tuple[Path, dict]:
     """The book laid out as a PDF in `folder`: (its path, its ground truth)."""
     pdf = folder / f"{name}.pdf"
+    if (style or _layout_style(name)) == "browser":
+        _install(BROWSER)
     _maker().make_pdf(BOOKS / f"{name}.yaml", pdf, style=style)
     truth = json.loads(pdf.with_suffix(".truth.json").read_text(encoding="utf-8"))
     return pdf, truth
+
+
+@cache
+def _layout_style(name: str) -> str:
+    book = yaml.safe_load((BOOKS / f"{name}.yaml").read_text(encoding="utf-8"))
+    return book.get("layout_style", "a")
 
 
 def book_names() -> list[str]:

@@ -14,8 +14,14 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r]
-    python make_pdf.py --all OUTDIR                      # the nineteen books, each in its own style
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|browser]
+    python make_pdf.py --all OUTDIR                      # the twenty books, each in its own style
+
+Style "browser" (used only by twentyfirst.yaml) is not drawn here: build_pdf hands such a book to
+browser_pdf.py beside this file, a second, independent generator that sets the book as HTML + CSS
+and prints it with headless Chromium (through playwright), then writes the same truth format read
+back from the PDF. It is not in STYLES and not in BOOKS, so code that loops over those never starts
+a browser; this module imports browser_pdf only when that style is asked for.
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -501,8 +507,44 @@ as printed and its side, "strip" and "reversed") and folio ("page_footers": numb
 indent ("paragraph_indent"), the small capitals ("small_caps_terms"), the body font, the page
 size, the side margins and the column width.
 
-Only reportlab (BSD) and PyYAML are needed (styles "m" and "p" also the system's DejaVu fonts). The
-output is deterministic
+Style "s" (used only by twentieth.yaml, written by someone who read neither the reader's code nor its
+tests, for a score measured once) follows yet other habits: pages of 200 x 260 mm; the book title in
+a large coloured serif bold across the first page over a thick and a thin rule, then THREE equal
+unruled columns in 4.5 mm gutters on every page; a serif body in an embedded TrueType face from the
+system's fonts-dejavu (DejaVu Serif 8.7 pt on 12 pt) justified and hyphenated, paragraphs with a
+first-line indent and no gap, the indent only after another body paragraph (none after a heading, a
+lede, a box or a glossary entry); the first paragraph right after a chapter heading is a LEDE: set
+larger (9.9 pt on 13.6 pt) in a dark accent colour and RAGGED RIGHT (still hyphenated); chapter
+headings in a large coloured serif bold led by a HEXAGONAL BADGE (points up, the accent colour) with
+a white ZapfDingbats glyph (the heading's `icon`: star, hand, scissors, heart or pencil), the text
+turning over beside the badge, a hairline under both as wide as the column; section headings in a
+coloured bold sans (DejaVu Sans); a heading is not left at a column's foot without three lines of
+text under it; boxes as wide as their column with a LABEL STRIP down their left edge holding a
+letter-spaced label ROTATED 90 degrees to read from bottom to top (drawn before the box's text), the
+title in a coloured bold sans and the text in a small sans set ragged right: an EXAMPLE box on a pale
+ground with "EXAMPLE" white on the accent colour, a HOUSE-RULE box (`house_rule: true`) REVERSED OUT,
+white text and an amber title on a dark ground, "HOUSE RULE" dark on an amber strip; a paragraph with
+a `term` is one entry of a GLOSSARY set as a STACKED DEFINITION LIST: the term in a coloured bold sans
+on a line of its own at the column's edge, the definition under it standing in 11 pt (one paragraph,
+which may run on into the next column or page); on top of every page, drawn before the text, only
+the page number at the TOP CENTRE in a coloured bold sans inside a BROKEN RULE (a rule from each
+margin that stops short of the number), no header text; at the foot, drawn after the text over a
+hairline across the page, a RUNNING FOOTER with the book's running header in italics on the INSIDE
+(left on odd, right-hand pages) and the SECTION in effect at the top of the page in a coloured bold
+sans on the OUTSIDE (the last section heading, else the chapter; a heading that opens the page names
+itself). In the truth a chapter heading adds "badge" (shape, points, icon, glyph, font, fill and
+glyph colour; the glyph is not part of its text) and "rule_below"; a lede is a "paragraph" block with
+"lede": true and "font"; a glossary entry is a "paragraph" block with "definition": true, "term",
+"printed_lead" (the term as printed on its own line), "term_on_own_line" and "definition_indent_pt",
+its "plain_text" being the definition WITHOUT the term; a box adds "box_kind" ("example" or
+"house-rule"), "label" ("EXAMPLE" or "HOUSE RULE", not part of its title or "plain_text"),
+"label_rotation", "label_reads", "reversed" and "printed_title". The truth JSON also lists every
+page's folio ("page_headers": number, position "top-centre", text null) and foot ("page_footers":
+running header and its side, section and its side), the labels ("box_labels"), the paragraph indent,
+the body and lede fonts, the page size, the number of columns, the column width and the gutter.
+
+Only reportlab (BSD) and PyYAML are needed (styles "m", "p" and "s" also the system's DejaVu fonts).
+The output is deterministic
 (reportlab's invariant mode: no dates or random document ids).
 """
 
@@ -565,6 +607,7 @@ BOOKS = (
     "seventeenth.yaml",
     "eighteenth.yaml",
     "nineteenth.yaml",
+    "twentieth.yaml",
 )
 
 # Game icons -> a glyph of the ZapfDingbats font (Unicode Dingbats block, which
@@ -899,6 +942,22 @@ STYLES = {
                h2_font="Helvetica-Bold", h2_color=colors.white,
                header_layout="pills-icons-200x250", h1_space_before=14, h2_space_before=9,
                indent_after_heading=False, page_size=(200 * mm, 250 * mm)),
+    # 200 x 260 mm pages, THREE equal unruled columns on every page; a serif body in an embedded
+    # TrueType (DejaVu Serif 8.5 pt) justified and hyphenated, paragraphs indented without a gap
+    # (none after a heading, a lede, a box or a glossary entry), a chapter's first paragraph a LEDE
+    # set larger in the accent colour; chapter headings led by a HEXAGONAL BADGE with a white
+    # glyph, section headings in a coloured bold sans; boxes with a LABEL STRIP down their left edge,
+    # the label ROTATED to read upwards, HOUSE-RULE boxes REVERSED OUT on a dark ground; a GLOSSARY
+    # as a stacked definition list (the term on its own line over its indented definition); the
+    # page number at the TOP CENTRE in a broken rule, no header text; a running FOOTER with the
+    # running header inside and the SECTION in effect outside.
+    "s": Style("s", 13 * mm, 13 * mm, 22 * mm, 21 * mm, 4.5 * mm, "DejaVuSerif", "DejaVuSerif-Bold",
+               "DejaVuSerif-Bold", 8.7, 12, 14.5, 9.2, 0, 9, "bottom", "center",
+               colors.Color(0.955, 0.935, 0.9), colors.Color(0.47, 0.2, 0.13), 15,
+               h2_font="DejaVuSans-Bold", h2_color=colors.Color(0.47, 0.2, 0.13),
+               box_title_font="DejaVuSans-Bold", box_title_color=colors.Color(0.47, 0.2, 0.13),
+               header_layout="three-columns-folio-200x260", h1_space_before=12, h2_space_before=8,
+               indent_after_heading=False, page_size=(200 * mm, 260 * mm)),
 }
 # fmt: on
 
@@ -6733,9 +6792,392 @@ def build_pdf_r(book: dict, out_pdf_path, style: str = "r") -> dict:
     return write_truth(out, truth)
 
 
+# ---------------------------------------------------------------- style "s"
+ACCENT_S = colors.Color(0.47, 0.2, 0.13)  # style "s": badges, label strips, section heads, folio
+INK_S = colors.Color(0.12, 0.11, 0.1)
+LEDE_INK_S = colors.Color(0.33, 0.15, 0.1)  # the lede (a chapter's first paragraph)
+NIGHT_S = colors.Color(0.14, 0.16, 0.21)  # the dark ground of a reversed house-rule box
+AMBER_S = colors.Color(0.94, 0.72, 0.33)  # the label strip and the title of a house-rule box
+PALE_S = colors.Color(0.955, 0.935, 0.9)  # the ground of an example box
+GREY_S = colors.Color(0.36, 0.35, 0.34)
+TITLE_H_S = 27 * mm  # the title across the first page
+BADGE_R_S = 10.5  # radius of the hexagonal badge before a chapter heading (pointy top)
+BADGE_GAP_S = 6.0  # between the badge and the chapter heading's text
+STRIP_S = 13.0  # width of a box's label strip down its left edge
+LABEL_S = {"font": "DejaVuSans-Bold", "size": 6.6, "track": 1.3}  # the rotated label in the strip
+LABELS_S = {"example": "EXAMPLE", "house-rule": "HOUSE RULE"}
+LEDE_S = {"size": 9.9, "leading": 13.6}  # the lede: DejaVu Serif, larger, set ragged right
+TERM_INDENT_S = 11.0  # a glossary definition stands in this far under its term
+# A chapter heading's `icon` -> the ZapfDingbats glyph printed white in its badge.
+ICONS_S = {"star": "\u272a", "hand": "\u261e", "scissors": "\u2702", "heart": "\u2764",
+           "pencil": "\u270e"}  # fmt: skip
+
+
+def _register_dejavu_s() -> None:
+    """DejaVu Serif and DejaVu Sans (the system's fonts-dejavu), embedded as TrueType subsets."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    have = set(pdfmetrics.getRegisteredFontNames())
+    fonts = (("DejaVuSerif", "DejaVuSerif.ttf"), ("DejaVuSerif-Bold", "DejaVuSerif-Bold.ttf"),
+             ("DejaVuSans", "DejaVuSans.ttf"), ("DejaVuSans-Bold", "DejaVuSans-Bold.ttf"),
+             ("DejaVuSans-Oblique", "DejaVuSans-Oblique.ttf"))  # fmt: skip
+    for name, file in fonts:
+        if name not in have:
+            path = DEJAVU_DIR / file
+            if not path.exists():
+                raise FileNotFoundError(f"style s needs the DejaVu fonts (fonts-dejavu): {path}")
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+
+
+def col_width_s(st: Style) -> float:
+    """Width of each of the THREE equal columns of style "s"."""
+    return (st.page_size[0] - st.left - st.right - 2 * st.gutter) / 3
+
+
+def hexagon_pointy(canv, cx: float, cy: float, r: float, **kw) -> None:
+    """A regular hexagon with points up and down, centred on (cx, cy)."""
+    path = canv.beginPath()
+    corners = [(cx + r * c, cy + r * s) for c, s in
+               ((0, 1), (-0.866, 0.5), (-0.866, -0.5), (0, -1), (0.866, -0.5), (0.866, 0.5))]  # fmt: skip
+    path.moveTo(*corners[-1])
+    for x, y in corners:
+        path.lineTo(x, y)
+    canv.drawPath(path, **kw)
+
+
+class BadgeHeading(Flowable):
+    """Style "s": a chapter heading led by a HEXAGONAL BADGE (the accent colour, a white
+    ZapfDingbats glyph in it), the heading's text in a large serif bold beside the badge, a hairline
+    under both as wide as the column."""
+
+    def __init__(self, text: str, key: str, glyph: str, sty):
+        super().__init__()
+        self.gt_key, self.gt_part, self.gt_level, self.gt_text = key, 0, 1, text
+        self.glyph = glyph
+        self.para = Paragraph(escape(text), sty["h1"])
+        self.spaceBefore, self.spaceAfter = sty["h1"].spaceBefore, sty["h1"].spaceAfter
+
+    def wrap(self, availWidth, availHeight):
+        lane = 2 * 0.866 * BADGE_R_S + BADGE_GAP_S
+        _, self._ph = self.para.wrap(availWidth - lane, 10000)
+        self._body = max(self._ph, 2 * BADGE_R_S)
+        self.width, self.height = availWidth, self._body + 5
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canv, top = self.canv, self.height
+        cx, cy = 0.866 * BADGE_R_S, top - self._body / 2
+        canv.saveState()
+        canv.setFillColor(ACCENT_S)
+        hexagon_pointy(canv, cx, cy, BADGE_R_S, stroke=0, fill=1)
+        canv.setFillColor(colors.white)
+        canv.setFont("ZapfDingbats", 10.5)
+        gw = pdfmetrics.stringWidth(self.glyph, "ZapfDingbats", 10.5)
+        canv.drawString(cx - gw / 2, cy - 3.7, self.glyph)
+        canv.setStrokeColor(ACCENT_S)
+        canv.setLineWidth(0.45)
+        canv.line(0, 1, self.width, 1)
+        canv.restoreState()
+        self.para.drawOn(canv, 2 * cx + BADGE_GAP_S, top - (self._body + self._ph) / 2)
+
+
+class LabelStripBox(ColumnBox):
+    """Style "s": a box as wide as its column with a LABEL STRIP down its left edge, the label
+    ("EXAMPLE" or "HOUSE RULE") letter-spaced and ROTATED 90 degrees to read from bottom to top; an
+    example on a pale ground (white label on the accent colour), a house rule REVERSED OUT (light
+    text on a dark ground, a dark label on an amber strip)."""
+
+    def __init__(self, block, st: Style, sty):
+        super().__init__(block, st, sty)
+        self.kind = "house-rule" if block.get("house_rule") else "example"
+        self.label = LABELS_S[self.kind]
+        self.spaceBefore, self.spaceAfter = 5, 8
+
+    def _make(self, width: float) -> Table:
+        dark = "_dark" if self.kind == "house-rule" else ""
+        cells = [Paragraph(escape(self.block["title"]), self.sty["box_title" + dark]),
+                 Paragraph(markup(self.block["text"], self.st, bold_lead=False),
+                           self.sty["box" + dark])]  # fmt: skip
+        return cell_table(cells, width - STRIP_S, [], (8, 8, 7, 8))
+
+    def wrap(self, availWidth, availHeight):
+        self._table = self._make(availWidth)
+        _, h = self._table.wrap(availWidth - STRIP_S, availHeight)
+        self.width, self.height = availWidth, h
+        return self.width, self.height
+
+    def draw(self):
+        canv, w, h = self.canv, self.width, self.height
+        dark = self.kind == "house-rule"
+        canv.saveState()
+        canv.setFillColor(NIGHT_S if dark else PALE_S)
+        canv.rect(0, 0, w, h, stroke=0, fill=1)
+        canv.setFillColor(AMBER_S if dark else ACCENT_S)
+        canv.rect(0, 0, STRIP_S, h, stroke=0, fill=1)
+        font, size, track = LABEL_S["font"], LABEL_S["size"], LABEL_S["track"]
+        lw = tracked_width(self.label, font, size, track)
+        canv.translate(STRIP_S / 2 + size * 0.36, (h - lw) / 2)
+        canv.rotate(90)  # the label reads from bottom to top
+        canv.setFillColor(NIGHT_S if dark else colors.white)
+        t = canv.beginText(0, 0)
+        t.setFont(font, size)
+        t.setCharSpace(track)
+        t.textOut(self.label)
+        canv.drawText(t)
+        canv.restoreState()
+        self._table.drawOn(canv, STRIP_S, 0)
+
+
+def _styles_s(st: Style) -> dict[str, ParagraphStyle]:
+    sty = _styles(st)
+    body = ParagraphStyle("body_s", parent=sty["body"], textColor=INK_S)
+    box = ParagraphStyle("box_s", fontName="DejaVuSans", fontSize=7.7, leading=10.5,
+                         textColor=INK_S, alignment=TA_LEFT, embeddedHyphenation=1,
+                         uriWasteReduce=0)  # fmt: skip
+    box_title = ParagraphStyle("box_title_s", fontName="DejaVuSans-Bold", fontSize=8.4,
+                               leading=11, textColor=ACCENT_S, spaceAfter=3)  # fmt: skip
+    sty.update(
+        body=body,
+        body_first=ParagraphStyle("body_first_s", parent=body, firstLineIndent=0),
+        lede=ParagraphStyle("lede_s", parent=body, fontSize=LEDE_S["size"],
+                            leading=LEDE_S["leading"], textColor=LEDE_INK_S, firstLineIndent=0,
+                            alignment=TA_LEFT, spaceAfter=5),
+        term=ParagraphStyle("term_s", parent=body, firstLineIndent=-TERM_INDENT_S,
+                            leftIndent=TERM_INDENT_S, spaceBefore=4),
+        h1=ParagraphStyle("h1_s", fontName=st.head_font, fontSize=st.h1, leading=st.h1 * 1.18,
+                          textColor=ACCENT_S, spaceBefore=st.h1_space_before, spaceAfter=7),
+        h2=ParagraphStyle("h2_s", fontName=st.h2_font, fontSize=st.h2, leading=st.h2 * 1.25,
+                          textColor=ACCENT_S, spaceBefore=st.h2_space_before, spaceAfter=3),
+        h3=ParagraphStyle("h3_s", fontName="DejaVuSans-Oblique", fontSize=8.9, leading=11.5,
+                          textColor=ACCENT_S, spaceBefore=6, spaceAfter=1.5),
+        box=box,
+        box_title=box_title,
+        box_dark=ParagraphStyle("box_dark_s", parent=box, textColor=colors.white),
+        box_title_dark=ParagraphStyle("box_title_dark_s", parent=box_title, textColor=AMBER_S),
+        title=title_style("title_s", st.head_font, st, 1.22, textColor=ACCENT_S),
+    )  # fmt: skip
+    return sty
+
+
+def _story_s(book: dict, st: Style, sty) -> tuple[list, list, list]:
+    """The flowables of a style "s" book: (story, truth blocks, headings). A heading is not left at
+    a column's foot without three lines of text under it; a chapter's first paragraph is its lede;
+    a paragraph is indented only after another body paragraph. (A chapter without an `icon` gets the
+    star; a level-3 heading, which twentieth.yaml does not have, is set in a coloured sans oblique.)"""
+    story, truth_blocks, headings, path = [], [], [], []
+    need, prev = None, None
+    room = {1: st.h1_space_before + 2 * BADGE_R_S + 12, 2: st.h2_space_before + st.h2 * 1.25 + 3,
+            3: 6 + 11.5 + 1.5}  # fmt: skip
+    for block in book["blocks"]:
+        kind = block["type"]
+        if kind == "heading":
+            lvl, path, entry = new_heading(block, path, headings)
+            if lvl == 1:
+                icon = block.get("icon", "star")
+                glyph = ICONS_S[icon]
+                entry.update(badge=dict(shape="hexagon", points="up", icon=icon,
+                                        char=glyph, codepoint=f"U+{ord(glyph):04X}",
+                                        font="ZapfDingbats", fill=_hex(ACCENT_S),
+                                        glyph_colour="#ffffff"),
+                             rule_below=True)  # fmt: skip
+                h = BadgeHeading(block["text"], entry["id"], glyph, sty)
+            else:
+                if lvl == 3:
+                    entry["oblique"] = True
+                h = KeyedParagraph(escape(block["text"]), sty["h2" if lvl == 2 else "h3"])
+                h.gt_key, h.gt_level, h.gt_text = entry["id"], lvl, block["text"]
+            lines = 3 * (LEDE_S["leading"] if lvl == 1 else st.leading)
+            if prev in ("heading", "chapter") and need is not None:
+                need.need += room[lvl]
+            else:
+                need = NeedSpace(room[lvl] + lines)
+                story.append(need)
+            story.append(h)
+            prev = "chapter" if lvl == 1 else "heading"
+            continue
+        row = truth_row(block, path)
+        truth_blocks.append(row)
+        if kind == "box":
+            box = LabelStripBox(block, st, sty)
+            row.update(box_kind=box.kind, label=box.label, label_rotation=90,
+                       label_reads="bottom-to-top", reversed=box.kind == "house-rule",
+                       printed_title=block["title"])  # fmt: skip
+            story.append(box)
+        elif kind == "paragraph" and block.get("term"):
+            term = block["term"]
+            row.update(definition=True, term=term, printed_lead=term, term_on_own_line=True,
+                       definition_indent_pt=TERM_INDENT_S)  # fmt: skip
+            lead = f'<font name="DejaVuSans-Bold" color="{_hex(ACCENT_S)}">{escape(term)}</font>'
+            p = KeyedParagraph(f"{lead}<br/>{markup(block['text'], st)}", sty["term"])
+            p.gt_key = block["key"]
+            story.append(p)
+            kind = "term"
+        elif kind == "paragraph":
+            if prev == "chapter":
+                p = KeyedParagraph(markup(block["text"], st), sty["lede"])
+                row.update(lede=True, font=dict(name="DejaVu Serif", size=LEDE_S["size"],
+                                                leading=LEDE_S["leading"],
+                                                colour=_hex(LEDE_INK_S)))  # fmt: skip
+            else:
+                p = KeyedParagraph(
+                    markup(block["text"], st), sty["body" if prev == "paragraph" else "body_first"]
+                )
+            p.gt_key = block["key"]
+            story.append(p)
+        else:
+            raise ValueError(f"unknown block type {kind!r}")
+        prev = kind
+    return story, truth_blocks, headings
+
+
+class TopFolioDoc(RulebookDoc):
+    """Style "s": 200 x 260 mm pages, the title across the first page, then THREE equal columns on
+    every page; before the text the page number at the TOP CENTRE inside a broken rule (and, on the
+    first page, the rules under the title); after the text, over a hairline, a running FOOTER with
+    the book's running header on the inside (left on odd, right-hand pages) and the SECTION in
+    effect at the top of the page on the outside."""
+
+    def __init__(self, filename, book, st: Style, **kw):
+        self._setup(filename, book, st, **kw)
+        self.colw = col_width_s(st)
+        self.section: str | None = None  # the section in effect (level-2 heading, else chapter)
+        self.top_section: dict[int, str | None] = {}
+        cols = (self.colw,) * 3
+        hooks = {"onPage": self.draw_folio_s, "onPageEnd": self.draw_foot_s}
+        self.addPageTemplates([
+            PageTemplate("first", self.page_frames(1, TITLE_H_S, cols), **hooks),
+            PageTemplate("later", self.page_frames(2, 0, cols), **hooks),
+        ])  # fmt: skip
+
+    def afterFlowable(self, flowable):
+        """Only blocks and headings count; the first of a page fixes the section at its top (a
+        chapter or section heading there names itself)."""
+        if not getattr(flowable, "gt_key", None):
+            return
+        lvl = getattr(flowable, "gt_level", 0)
+        if self.page not in self.top_section:
+            self.top_section[self.page] = flowable.gt_text if lvl in (1, 2) else self.section
+        if lvl in (1, 2):
+            self.section = flowable.gt_text
+        super().afterFlowable(flowable)
+
+    def draw_folio_s(self, canv, doc):
+        """Before the page's text: the page number centred on top, a rule on either side of it; on
+        the first page a thick and a thin rule under the title."""
+        st, page = self.st, doc.page
+        W, H = st.page_size
+        num = str(self.printed(page))
+        y = H - st.top + 9 * mm
+        size = 10.0
+        nw = pdfmetrics.stringWidth(num, "DejaVuSans-Bold", size)
+        gap = 3.5 * mm
+        canv.saveState()
+        canv.setFillColor(ACCENT_S)
+        canv.setFont("DejaVuSans-Bold", size)
+        canv.drawCentredString(W / 2, y, num)
+        canv.setStrokeColor(GREY_S)
+        canv.setLineWidth(0.5)
+        canv.line(st.left, y + 3.4, W / 2 - nw / 2 - gap, y + 3.4)
+        canv.line(W / 2 + nw / 2 + gap, y + 3.4, W - st.right, y + 3.4)
+        if page == 1:
+            yt = H - st.top - TITLE_H_S + 4.5 * mm
+            canv.setFillColor(ACCENT_S)
+            canv.rect(st.left, yt, W - st.left - st.right, 1.6 * mm, stroke=0, fill=1)
+            canv.setStrokeColor(ACCENT_S)
+            canv.setLineWidth(0.4)
+            canv.line(st.left, yt - 1.3 * mm, W - st.right, yt - 1.3 * mm)
+        canv.restoreState()
+        self.page_headers.append(dict(page=int(num), pdf_page_index=page - 1, number=num,
+                                      position="top-centre", rule="broken", text=None))  # fmt: skip
+
+    def draw_foot_s(self, canv, doc):
+        """After the page's text: over a hairline, the running header on the inside and the section
+        in effect at the top of the page on the outside."""
+        st, page = self.st, doc.page
+        W = st.page_size[0]
+        num = self.printed(page)
+        odd = num % 2 == 1  # right-hand page: its inside is on the left
+        head, section = self.book["running_header"], self.top_section.get(page, self.section)
+        head_side, section_side = ("left", "right") if odd else ("right", "left")
+        y = st.bottom - 9.5 * mm
+        canv.saveState()
+        canv.setStrokeColor(GREY_S)
+        canv.setLineWidth(0.35)
+        canv.line(st.left, y + 9, W - st.right, y + 9)
+        for text, side, font, colour in ((head, head_side, "DejaVuSans-Oblique", GREY_S),
+                                         (section or "", section_side, "DejaVuSans-Bold",
+                                          ACCENT_S)):  # fmt: skip
+            canv.setFillColor(colour)
+            canv.setFont(font, 7.4)
+            if side == "left":
+                canv.drawString(st.left, y, text)
+            else:
+                canv.drawRightString(W - st.right, y, text)
+        canv.restoreState()
+        self.page_footers.append(dict(page=num, pdf_page_index=page - 1, running_header=head,
+                                      running_header_side=head_side, section=section,
+                                      section_side=section_side))  # fmt: skip
+
+
+def build_pdf_s(book: dict, out_pdf_path, style: str = "s") -> dict:
+    """Style "s" (see STYLES): laid out once; the truth adds the badges, the ledes, the glossary
+    entries, the boxes' rotated labels, the three columns and the page furniture."""
+    _register_dejavu_s()
+    st = STYLES[style]
+    sty = _styles_s(st)
+    out = Path(out_pdf_path)
+    story, truth_blocks, headings = _story_s(book, st, sty)
+    doc = TopFolioDoc(str(out), book, st)
+    title = Paragraph(escape(book["title"]), sty["title"])
+    doc.build([Spacer(1, 2), title, NextPageTemplate("later"), FrameBreak()] + story)
+    place_truth(doc, headings, truth_blocks)
+    truth = truth_head(book, style, doc, headings, truth_blocks)
+    truth.update(
+        page_size="200x260mm",
+        columns=3,
+        column_width_pt=round(doc.colw, 2),
+        gutter_pt=round(st.gutter, 2),
+        body_font={"name": "DejaVu Serif", "size": st.size, "leading": st.leading},
+        lede_font={"name": "DejaVu Serif", "size": LEDE_S["size"], "leading": LEDE_S["leading"],
+                   "colour": _hex(LEDE_INK_S)},
+        paragraph_indent={"first_line_pt": st.first_indent, "gap_pt": 0,
+                          "not_after": ["heading", "lede", "box", "glossary entry"]},
+        box_labels={"labels": LABELS_S, "rotation": 90, "reads": "bottom-to-top",
+                    "font": LABEL_S["font"], "size": LABEL_S["size"],
+                    "letter_spacing_pt": LABEL_S["track"],
+                    "note": "the label is printed in the box's strip, not part of its title or "
+                            "plain_text"},
+        page_headers=doc.page_headers,
+        page_footers=doc.page_footers,
+    )  # fmt: skip
+    return write_truth(out, truth)
+
+
 # ---------------------------------------------------------------- public API
+def _browser_pdf():
+    """The module browser_pdf.py beside this file (the "browser" layout, printed by headless
+    Chromium), imported only when a book is laid out in that layout, so that this module imports
+    without playwright; loaded from its path, however this module itself was imported."""
+    import importlib.util
+
+    name = "rulebooks_browser_pdf"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, HERE / "browser_pdf.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # before running it: its dataclasses look themselves up here
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
-    """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written)."""
+    """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written).
+    Style "browser" is not in STYLES (nothing that loops over STYLES starts a browser): it hands
+    the book to browser_pdf.build_browser_pdf, which prints it with headless Chromium."""
+    if style == "browser":
+        return _browser_pdf().build_browser_pdf(book, out_pdf_path)
     st = STYLES[style]
     if st.header_layout == "centre-caps-top-circle":
         return build_pdf_f(book, out_pdf_path, style)
@@ -6763,6 +7205,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return build_pdf_q(book, out_pdf_path, style)
     if st.header_layout == "pills-icons-200x250":
         return build_pdf_r(book, out_pdf_path, style)
+    if st.header_layout == "three-columns-folio-200x260":
+        return build_pdf_s(book, out_pdf_path, style)
     corner_foot = st.header_layout == "corner-chapter-foot-number"
     if corner_foot:
         _register_vera()
