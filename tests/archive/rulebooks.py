@@ -124,10 +124,25 @@ EIGHTEENTH = "eighteenth"
 #: 35. Its title comes out as printed ("Notes : Mood ..."), which READ's title check does not
 #: take: not in READ.
 NINETEENTH = "nineteenth"
+#: The book in style "s" (three columns; each chapter opened by an introduction set larger in
+#: colour, ragged right; chapter heads after a hexagon badge; boxes labelled on a turned strip,
+#: house rules light on dark; glossary terms on a line of their own over their definitions;
+#: the page number at the top centre, the section in the footer), made apart from the reader
+#: and measured once unseen, with the reader of the table mending: 31 of 36 blocks whole, none
+#: with the right page and section (the badge parted each chapter's heading), 24 extra blocks;
+#: then mended on it: 36 of 36.
+TWENTIETH = "twentieth"
+#: The book printed by a browser (HTML and CSS set by headless Chromium: CSS columns, soft
+#: hyphens, running heads and folios in page margin boxes, an unnumbered cover; no space
+#: characters, text scaled by 0.75 from pixels into points), made apart from the reader and
+#: measured once unseen, with the reader of the table mending: 24 of 35 blocks whole, 24 with
+#: the right page and section, 11 extra blocks (its hyphens and word spaces); then mended on
+#: it: 35 of 35.
+TWENTYFIRST = "twentyfirst"
 #: Every book the reader has been mended on (and reads whole).
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
-    THIRTEENTH, FOURTEENTH, FIFTEENTH, SIXTEENTH, SEVENTEENTH,
+    THIRTEENTH, FOURTEENTH, FIFTEENTH, SIXTEENTH, SEVENTEENTH, TWENTIETH, TWENTYFIRST,
 )  # fmt: skip
 #: Every book the reader has been mended on, whether it reads whole or not.
 MENDED = (*READ, EIGHTEENTH, NINETEENTH)

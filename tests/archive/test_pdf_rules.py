@@ -1052,3 +1052,113 @@ def test_two_cells_side_by_side_twice_are_no_table():
         y += 32
     _, blocks = layout([_page(0, chars)])
     assert "Granite Holds a wall" not in " ".join(b.text for b in blocks)
+
+
+def test_text_scaled_by_the_page_is_read_at_its_printed_size_and_hyphens_rejoined(tmp_path):
+    # A browser sets its text in pixels and scales the page by 0.75 into points: the font says
+    # 13.33, the page prints 10 pt. Its word spaces (a fifth of the printed size) are read as
+    # spaces, and U+2010 (how a browser prints a soft hyphen's break) as the hyphen that the
+    # blocks' text rejoins at a line end.
+    import pypdfium2 as pdfium
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    from indexer.archive.sources.pdf.page import read_page
+    from tests.archive.rulebooks import SYSTEM_FILES, _install
+
+    _install(SYSTEM_FILES)
+    pdfmetrics.registerFont(TTFont("DejaVuSans", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    pdf = tmp_path / "scaled.pdf"
+    canvas = Canvas(str(pdf), pagesize=(WIDTH, HEIGHT), invariant=True)
+    canvas.scale(0.75, 0.75)
+    lines = ["The second screen is where a secret is", "told, by a glance at the enhan\u2010",
+             "cement stickers on the friend's cards."]  # fmt: skip
+    for i, text in enumerate(lines):
+        words = text.split(" ")
+        x, y = 60.0, (HEIGHT - 100 - 14 * i) / 0.75
+        for word in words:  # no space characters, as a browser prints: the gaps alone
+            canvas.setFont("DejaVuSans", 13.33)
+            canvas.drawString(x, y, word)
+            x += pdfmetrics.stringWidth(word, "DejaVuSans", 13.33) + 0.2 * 13.33
+    canvas.save()
+    page = read_page(pdfium.PdfDocument(pdf)[0], 0)
+    assert [ln.text for ln in page.lines] == [t.replace("\u2010", "-") for t in lines]
+    assert [round(ln.size, 1) for ln in page.lines] == [10.0] * 3
+
+
+def test_an_icon_between_a_headings_lines_parts_none_of_them():
+    # A chapter's heading over two lines, an icon set in a badge beside them, between them.
+    chars = _chars("The Book", 40, 10, 22)
+    chars += _chars("Learning a New", 70, 60, 15, bold=True)
+    chars += _chars("\u2726", 42, 68, 10, font="ZapfDingbats")
+    chars += _chars("Class", 70, 76, 15, bold=True)
+    chars += _column(40, 100, ["A paragraph of body text in the chapter, ending here."] * 2)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == ["Learning a New Class"]
+
+
+def test_an_introduction_set_large_reads_on_over_a_page_break_as_text():
+    # A chapter's introduction set larger than the text, three lines at a page's foot that end
+    # no sentence, two more overleaf: text, not a heading wrapped over three lines.
+    first = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    intro = [
+        "An introduction set large runs",
+        "over three lines at the foot of",
+        "the page where it then goes",
+    ]
+    first += [c for i, t in enumerate(intro) for c in _chars(t, 40, 700 + 14 * i, 11)]
+    second = _chars("overleaf for two lines more", 40, 60, 11)
+    second += _chars("before it ends here.", 40, 74, 11)
+    second += _column(
+        40, 100, [f"body line {j} of the text set at the body's size " for j in range(30)]
+    )
+    _, blocks = layout([_page(0, first), _page(1, second)])
+    assert blocks[0].section == "Chapter" and blocks[0].text.startswith("An introduction set")
+    assert blocks[0].text.endswith("before it ends here.")
+
+
+def test_a_glossary_term_on_its_own_line_leads_its_hanging_definition():
+    # Bold terms on lines of their own, each definition's lines set in 11 pt under it: each
+    # term and its definition one block, in the chapter's section (no term is a heading).
+    chars = _chars("The Book", 40, 10, 22) + _chars("Glossary", 40, 40, 16)
+    y = 70.0
+    for term in ("Loss budget", "Rehearsal"):
+        chars += _chars(term, 40, y, bold=True)
+        definition = [f"the {term.lower()} definition line {j} ".ljust(58, "d") for j in range(3)]
+        chars += _column(51, y + 12, definition)
+        y += 60
+    _, blocks = layout([_page(0, chars)])
+    assert [(b.section, b.text[:16]) for b in blocks] == [
+        ("Glossary", "Loss budget the "),
+        ("Glossary", "Rehearsal the re"),
+    ]
+
+
+def test_a_ragged_passage_in_a_size_of_its_own_breaks_its_lines_within_its_own_measure():
+    # A chapter's introduction set larger, ragged within a measure narrower than the column
+    # (its longest line reaches x 249, the column's text 315): "cooperation," would fit in
+    # the column, not in the passage's measure. Then the text at the body's size.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    intro = [
+        "A game is only as good as its",
+        "cooperation, and the talk at the",
+        "makes it a habit.",
+    ]
+    chars += [c for i, t in enumerate(intro) for c in _chars(t, 40, 70 + 14 * i, 11)]
+    chars += _column(40, 120, ["body line of the text set at the body's size " + "b" * 5] * 5)
+    chars += _column(330, 70, ["body line of the right column at the body's size " + "r"] * 5)
+    _, blocks = layout([_page(0, chars)])
+    assert blocks[0].text == " ".join(intro)
+
+
+def test_a_compound_broken_at_its_hyphen_before_a_capital_keeps_it():
+    from indexer.archive.sources.document import Block
+    from indexer.archive.sources.pdf.joins import join_texts, join_title
+
+    block = Block("paragraph", "", "1", "")
+    join_texts([(block, ["Bring the Home-", "Made Aids and the enhan-", "cement stickers."])])
+    assert block.text == "Bring the Home-Made Aids and the enhancement stickers."
+    assert (
+        join_title("Second-Hand Boxes, Home-", "Made Aids") == "Second-Hand Boxes, Home-Made Aids"
+    )

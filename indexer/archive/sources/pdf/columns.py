@@ -7,11 +7,21 @@ line set in from the edge goes on a paragraph, and one at the edge starts one)."
 from __future__ import annotations
 
 from collections import Counter
+from itertools import groupby
+from typing import NamedTuple
 
 from indexer.archive.sources.pdf.marks import ends_sentence
 from indexer.archive.sources.pdf.page import Line
 
 Edges = dict[tuple[int, int], list[float]]  # (page, column): left, right, justified (1.0)
+
+
+class Habits(NamedTuple):
+    """How the book marks its paragraphs, measured over it before its blocks are read."""
+
+    spaced: bool = False  # it parts them with space (parted_by_space)
+    hanging: dict[tuple[int, int], float] | None = None  # it hangs their first lines (hung_lines)
+    apart: dict[int, float] = {}  # a passage's right edge, by its lines' ids (apart_edges)
 
 
 def column_edges(body: list[Line]) -> Edges:
@@ -99,3 +109,21 @@ def _of_the_text(ln: Line) -> bool:
     """Whether a line is one of the text's own: no heading, side head, margin note, footnote
     or box line."""
     return not (ln.heading or ln.lane or ln.margin or ln.footnote) and ln.boxed < 0
+
+
+def apart_edges(body: list[Line]) -> dict[int, float]:
+    """A passage set in a face of its own, ragged right (a chapter's introduction in colour):
+    the right edge of its measure as its lines show it, the furthest any of them reaches in
+    its column, by its lines' ids. Its lines end where the next word would not fit within
+    that measure, which may be narrower than the column's."""
+
+    def passage(ln: Line) -> tuple | int:
+        if ln.face_apart and not ln.heading:
+            return (ln.page, ln.col, ln.font, round(ln.size, 1), ln.colour)
+        return id(ln)  # a line of no passage: a run of its own
+
+    edges: dict[int, float] = {}
+    for _, run in groupby(body, key=passage):
+        lines = list(run)
+        edges.update((id(ln), max(x.x1 for x in lines)) for ln in lines)
+    return edges

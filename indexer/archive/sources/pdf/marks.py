@@ -99,7 +99,9 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     its column, or under another heading) and not ending like a sentence: rulebooks set
     section titles so, and a bold sentence inside a paragraph does none of it; but three
     such lines or more set alike, line under line, are text (a quotation in italics under a
-    chapter's heading). Never inside a box, where a bold line is the box's title."""
+    chapter's heading). Never inside a box, where a bold line is the box's title, nor a
+    glossary's term on a line of its own over its definition's hanging lines."""
+    terms = _glossary_terms(body)
     above: Line | None = None
     runs: list[list[Line]] = []  # runs of consecutive lines set apart (larger, bold, colour)
     for ln in body:
@@ -119,6 +121,7 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
             ln.heading = (
                 marked and apart and (ln.cap_size >= body_size * 0.98 or ln.lane or ln.banded)
                 and not ends_sentence(ln.text) and not run_in_heading(ln, body_colour)
+                and id(ln) not in terms
             )  # fmt: skip
         if marked and runs and _runs_on(runs[-1][-1], above, ln, large):
             runs[-1].append(ln)
@@ -137,11 +140,30 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
                 ln.heading = False
 
 
+def _glossary_terms(body: list[Line]) -> set[int]:
+    """The ids of glossary terms set in bold on a line of their own, their definition's lines
+    hanging under them: the next line set in from the term, going on past its end (no
+    sentence ends there), and the line after it where that one starts."""
+    terms = set()
+    for ln, nxt, after in zip(body, body[1:], body[2:]):
+        hung = (
+            ln.bold and not nxt.bold and (ln.page, ln.col) == (nxt.page, nxt.col) == (after.page, after.col)
+            and nxt.x0 - ln.x0 > 0.6 * ln.size and abs(after.x0 - nxt.x0) < 0.5
+            and 0 <= nxt.top - ln.bottom < 0.45 * ln.size and not ends_sentence(nxt.text)
+        )  # fmt: skip
+        if hung:
+            terms.add(id(ln))
+    return terms
+
+
 def _runs_on(last: Line, above: Line | None, ln: Line, large: bool) -> bool:
     """Whether `ln` runs on from `last`, the line above it, set as it is: at the same size
-    (and, at the body's size, in the same face, line under line)."""
-    if last is not above or last.page != ln.page or round(last.size, 1) != round(ln.size, 1):
+    (and, at the body's size, in the same face, line under line); across a page break, in the
+    same face and after no sentence's end (an introduction set large, read on overleaf)."""
+    if last is not above or round(last.size, 1) != round(ln.size, 1):
         return False
+    if last.page != ln.page:
+        return (last.font, last.colour) == (ln.font, ln.colour) and not ends_sentence(last.text)
     return large or (
         (last.font, last.colour) == (ln.font, ln.colour) and ln.top - last.bottom <= 0.45 * ln.size
     )

@@ -36,6 +36,9 @@ from indexer.archive.sources.pdf.lanes import Gutter, column_of, side_heads, tex
 # Font names say the weight when the font file does not (the standard 14 fonts report none).
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 OBJECT = "\ufffc"  # stands for an icon inside a line until the text is joined
+# PDFium's mark of a hyphen it saw at a line end (2); the hyphen and a soft hyphen printed at
+# one (a browser prints a soft hyphen's break as U+2010): read as "-" (rejoined if a break).
+HYPHENS = (2, 0x2010, 0x00AD)
 # A list item's mark (in a text font: in an icon font it is an icon), or a note's ("* ...").
 BULLETS = "•◦▪▫‣⁃●■*"
 # A contents entry: its title, leader dots (spaced or not) and the page it starts on.
@@ -63,7 +66,7 @@ class Line:
     tail_bold: bool = False  # its last letter bold (a lead term may run on to the next line)
     colour: int = -1  # the colour of all its letters, -1 when mixed
     font: str = ""  # the font of most of its letters
-    face_apart: bool = False  # its font or colour is not the body text's (set by pdf.layout)
+    face_apart: bool = False  # its font, colour or size is not the body text's (layout)
     col: int = 0  # its column, from 0 at the left; -1 full width (across a gutter)
     boxed: int = -1
     heading: bool = False
@@ -106,6 +109,7 @@ def read_page(page: Any, number: int) -> Page:
     tp = text_page.raw
     buf, flags = ctypes.create_string_buffer(128), ctypes.c_int()
     rgba = [ctypes.c_uint() for _ in range(4)]
+    matrix = raw.FS_MATRIX()
     chars, turned = [], []
     spaced = False  # a space the PDF itself sets before the next character
     for i in range(text_page.count_chars()):
@@ -118,8 +122,11 @@ def read_page(page: Any, number: int) -> Page:
         left, low, right, high = text_page.get_charbox(i, loose=True)
         ox, oy = ctypes.c_double(), ctypes.c_double()
         raw.FPDFText_GetCharOrigin(tp, i, ctypes.byref(ox), ctypes.byref(oy))
-        size = raw.FPDFText_GetFontSize(tp, i)
-        if code == 2:  # PDFium's mark of a hyphen it saw at a line end
+        # PDFium's size leaves out a scale the page sets on the text (a browser sets its text
+        # in CSS pixels, scaled by 0.75 into points): the size as printed is its height.
+        raw.FPDFText_GetMatrix(tp, i, ctypes.byref(matrix))
+        size = raw.FPDFText_GetFontSize(tp, i) * (math.hypot(matrix.c, matrix.d) or 1.0)
+        if code in HYPHENS:  # PDFium's mark of a hyphen it saw at a line end, or a hyphen
             code = ord("-")
         raw.FPDFText_GetFontInfo(tp, i, buf, 128, ctypes.byref(flags))
         font = buf.value.decode("latin-1")

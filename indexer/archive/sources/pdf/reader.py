@@ -40,7 +40,8 @@ line with the rest of the book rather than with one book's measures:
     where its text starts; so are a definition's lines under its bold term;
   * tables (``tables``): cells side by side in a column, row under row, are read row by row
     into the block they stand in (a box, the paragraph that introduces them), a header row
-    printed again over the table's continuation left out.
+    printed again over the table's continuation left out;
+  * a block's lines are joined into its text by ``joins``.
 """
 
 from __future__ import annotations
@@ -54,8 +55,16 @@ from pathlib import Path
 from typing import Any
 
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
-from indexer.archive.sources.pdf.columns import Edges, column_edges, hung_lines, parted_by_space
+from indexer.archive.sources.pdf.columns import (
+    Edges,
+    Habits,
+    apart_edges,
+    column_edges,
+    hung_lines,
+    parted_by_space,
+)
 from indexer.archive.sources.pdf.furniture import contents, printed_numbers
+from indexer.archive.sources.pdf.joins import join_texts, join_title
 from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
     box_small_print,
@@ -172,12 +181,17 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     fonts = Counter(ln.font for ln in body if round(ln.size, 1) == body_size for _ in ln.text)
     body_font = fonts.most_common(1)[0][0] if fonts else ""
     for ln in body:
-        ln.face_apart = ln.font != body_font or distinct_colour(ln.colour, body_colour)
+        ln.face_apart = (
+            ln.font != body_font or distinct_colour(ln.colour, body_colour)
+            or abs(ln.size - body_size) > 0.08 * body_size
+        )  # fmt: skip
     unbox_bands(body, body_size)
     body = [ln for ln in body if ln.text]  # a band's label read into its title
     box_small_print(body, body_size)
     mark_footnotes(body, body_size)
     mark_headings(body, body_size, body_colour)
+    # An icon set beside a heading (a badge) is no text, and parts none of its lines.
+    body = [ln for ln, up in zip(body, [None, *body]) if not (up and up.heading and _icons(ln))]
     body = number_marks(body)
     heads = rank_headings(body, body_size, body_colour)
     title_size = None
@@ -196,8 +210,7 @@ def _blocks(
     body_colour: int,
 ) -> tuple[str | None, list[Block]]:
     edges = column_edges(body)
-    spaced = parted_by_space(body, edges)
-    hanging = hung_lines(body, edges)
+    habits = Habits(parted_by_space(body, edges), hung_lines(body, edges), apart_edges(body))
     mark_short_measures(body, edges)
     title: str | None = None
     # The heading path, each heading with its level: a heading keeps those of higher levels
@@ -212,7 +225,7 @@ def _blocks(
     for ln in body:
         size = ln.rank
         if size == title_size and ln.heading:
-            title = ln.text if title is None else f"{title} {ln.text}"
+            title = join_title(title, ln.text)
             continue
         if ln.heading and size in heads:
             path = _heading_path(ln, prev, parts, path, heads.index(size))
@@ -233,7 +246,7 @@ def _blocks(
         ):
             # Past margin notes, footnotes and a box, the text's last block may go on (across
             # a page break).
-            if not _starts_block(ln, main[1], [main[0]], edges, hang, False, (spaced, hanging)):
+            if not _starts_block(ln, main[1], [main[0]], edges, hang, False, habits):
                 parts.remove(main[0])
                 parts.append(main[0])  # read on after the notes or the box
                 main[0][1].append(ln.text)
@@ -245,10 +258,11 @@ def _blocks(
             ln.numbered and not run_in
             and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
         )  # fmt: skip
-        if _hangs_under_term(ln, prev, parts) and hang is None:
+        # A definition's lines hang under its term (on the line before, or leading it).
+        if term := _hangs_under_term(ln, prev, parts) and hang is None:
             hang = ln.x0 - edges[(ln.page, ln.col)][0]
         opens = (run_in and ln.boxed < 0) or (ln.footnote and bool(ln.note))
-        if _starts_block(ln, prev, parts, edges, hang, item, (spaced, hanging)) or opens:
+        if not term and (_starts_block(ln, prev, parts, edges, hang, item, habits) or opens):
             hang = ln.hang - edges[(ln.page, ln.col)][0] if item else None
             if _open_block(ln, parts, printed.get(ln.page) or None, section):
                 prev = ln
@@ -266,8 +280,13 @@ def _blocks(
         if parts[-1][2] is None and not ln.footnote:
             main = (parts[-1], ln)
     blocks = [b for b, _, _ in parts if b.kind != "heading"]
-    _join_texts([(b, lines) for b, lines, _ in parts if b.kind != "heading"])
+    join_texts([(b, lines) for b, lines, _ in parts if b.kind != "heading"])
     return title, [b for b in blocks if b.text]
+
+
+def _icons(ln: Line) -> bool:
+    """Whether the line holds icons and nothing else."""
+    return bool(ln.icons) and not ln.text.replace(OBJECT, "").strip()
 
 
 def _heading_path(
@@ -339,10 +358,11 @@ def _continued_box(title: str, parts: list[Part]) -> Part | None:
 
 def _hangs_under_term(ln: Line, prev: Line | None, parts: list[Part]) -> bool:
     """Whether `ln` is the second line of a definition set with a hanging indent: its block's
-    first line led by a bold term at the column's edge, this one indented under it."""
+    first line led by a bold term at the column's edge (or the term alone on it), this one
+    indented under it."""
     return (
         prev is not None and bool(parts) and parts[-1][2] is None and len(parts[-1][1]) == 1
-        and prev.lead_bold and prev.page == ln.page and prev.col == ln.col
+        and (prev.lead_bold or prev.bold) and prev.page == ln.page and prev.col == ln.col
         and ln.x0 - prev.x0 > 0.6 * ln.size and 0 <= ln.top - prev.bottom < 0.45 * ln.size
         and not ln.beside_cap
     )  # fmt: skip
@@ -355,14 +375,16 @@ def _starts_block(
     edges: Edges,
     hang: float | None = None,
     item: bool = False,
-    habits: tuple[bool, dict[tuple[int, int], float] | None] = (False, None),
+    habits: Habits | None = None,
 ) -> bool:
     """Whether `ln` starts a new block rather than continuing the one before it. Across a
     column or page break (no gap to measure) a paragraph runs on unless the next line is
     indented or starts with a lead term, or the last one stopped short of its column's edge;
-    in a book that parts its paragraphs with space (`habits[0]`), a short line with none under
-    it breaks a line, not the paragraph; in one that hangs its first lines (`habits[1]`: where
-    each column's lines stand), a line out to the left of them starts a paragraph.
+    in a book that parts its paragraphs with space (`habits.spaced`), a short line with none
+    under it breaks a line, not the paragraph; in one that hangs its first lines
+    (`habits.hanging`: where each column's lines stand), a line out to the left of them starts
+    a paragraph; a passage in a face of its own ends a line where the next word would not fit
+    in its own measure (`habits.apart`).
     A list item (`item`: this line starts one) is a block; one being read (`hang`: where its
     text starts, from its column's edge) runs on in the lines set there."""
     current = parts[-1] if parts else None
@@ -376,7 +398,7 @@ def _starts_block(
         return True
     if CROSS_REF.fullmatch(ln.text) and prev.page == ln.page and len(ln.text) < 60:
         return False  # part of the paragraph it refers from
-    spaced, hanging = habits
+    spaced, hanging, apart = habits or Habits()
     left = edges[(ln.page, ln.col)][0]
     indent = ln.x0 - left > 0.6 * ln.size and not ln.beside_cap
     if hanging is not None:
@@ -398,6 +420,8 @@ def _starts_block(
     # A passage in a face of its own may be set ragged in a justified column (a chapter's
     # summary in italics): would the next word have fit?
     alike = ln.face_apart and (ln.font, round(ln.size, 1)) == (prev.font, round(prev.size, 1))
+    if alike:  # within the passage's own measure
+        room = min(right, apart.get(id(prev), right)) - prev.x1
     fits = 1.5 * ln.size if justified and not alike else ln.first_word + 0.3 * ln.size
     prev_full = prev.boxed < 0 and (room < fits or prev.text.endswith("-") or prev.short_measure)
     # A bold lead term starts a paragraph, unless it is the rest of one the line before
@@ -415,35 +439,3 @@ def _inset(ln: Line, prev: Line, left: float) -> bool:
         and prev.x0 - left > 0.6 * ln.size and ln.face_apart
         and (ln.font, ln.colour, round(ln.size, 1)) == (prev.font, prev.colour, round(prev.size, 1))
     )  # fmt: skip
-
-
-def _join_texts(parts: list[tuple[Block, list[str]]]) -> None:
-    """Each block's lines joined into its text: a word hyphenated at a line end is rejoined,
-    unless the book never writes it joined and does write it, or a compound with either of
-    its parts ("one-handed" for "two-/handed"), with a hyphen elsewhere, or the line goes on
-    with a compound ("end-/of-turn")."""
-    words = Counter(
-        w.lower() for _, lines in parts for t in lines for w in re.findall(r"[\w'-]+", t)
-    )
-    # The parts of the compounds the book writes whole (a line-end "guess-" is none).
-    compound: set[str] = set()
-    for w in (w.strip("-") for w in words):
-        if "-" in w:
-            pieces = w.split("-")
-            compound.update(p for p in (pieces[0], pieces[-1]) if len(p) >= 3)
-    for block, lines in parts:
-        text = ""
-        for t in lines:
-            end = re.search(r"(\w+)-$", text)
-            start = re.match(r"([a-z][\w']*)", t)
-            if end and start:
-                first, second = end.group(1).lower(), start.group(1).lower()
-                seen = words[f"{first}-{second}"] or first in compound or second in compound
-                # "end-" / "of-turn": a compound of three words, broken at one of its hyphens.
-                seen = seen or bool(re.match(r"[a-z][\w']*-\w", t))
-                keep = seen and not words[first + second]
-                text = (text if keep else text[:-1]) + t
-            else:
-                text = f"{text} {t}".strip()
-        text = re.sub(r"\s+", " ", text.replace(OBJECT, " "))
-        block.text = text.replace(" .", ".").replace(" ,", ",").strip()
