@@ -36,8 +36,10 @@ def _page(number: int, chars: list[Char]) -> Page:
     return Page(WIDTH, HEIGHT, lines, [], number, gutters)
 
 
-def _column(x: float, top: float, words: list[str], size: float = 9.0) -> list[Char]:
-    return [c for i, w in enumerate(words) for c in _chars(w, x, top + i * 12, size)]
+def _column(
+    x: float, top: float, words: list[str], size: float = 9.0, leading: float = 12.0
+) -> list[Char]:
+    return [c for i, w in enumerate(words) for c in _chars(w, x, top + i * leading, size)]
 
 
 def test_unequal_columns_are_read_left_then_right_below_a_full_width_title():
@@ -1107,7 +1109,7 @@ def test_an_introduction_set_large_reads_on_over_a_page_break_as_text():
         "over three lines at the foot of",
         "the page where it then goes",
     ]
-    first += [c for i, t in enumerate(intro) for c in _chars(t, 40, 700 + 14 * i, 11)]
+    first += _column(40, 700, intro, 11, 14)
     second = _chars("overleaf for two lines more", 40, 60, 11)
     second += _chars("before it ends here.", 40, 74, 11)
     second += _column(
@@ -1145,7 +1147,7 @@ def test_a_ragged_passage_in_a_size_of_its_own_breaks_its_lines_within_its_own_m
         "cooperation, and the talk at the",
         "makes it a habit.",
     ]
-    chars += [c for i, t in enumerate(intro) for c in _chars(t, 40, 70 + 14 * i, 11)]
+    chars += _column(40, 70, intro, 11, 14)
     chars += _column(40, 120, ["body line of the text set at the body's size " + "b" * 5] * 5)
     chars += _column(330, 70, ["body line of the right column at the body's size " + "r"] * 5)
     _, blocks = layout([_page(0, chars)])
