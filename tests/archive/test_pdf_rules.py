@@ -1164,3 +1164,23 @@ def test_a_compound_broken_at_its_hyphen_before_a_capital_keeps_it():
     assert (
         join_title("Second-Hand Boxes, Home-", "Made Aids") == "Second-Hand Boxes, Home-Made Aids"
     )
+
+
+def test_a_justified_line_of_few_words_spread_with_equal_wide_gaps_is_one_line():
+    # A narrow justified column: one line holds three long words spread over its width, with
+    # equal gaps of eleven letters; the paragraph reads on through it.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    text = [
+        "a paragraph of a narrow column set justified to",
+        "its edge, which lists the many kinds of the six",
+    ]
+    chars += _column(40, 70, text)
+    y = 70 + 24
+    for word, x in (("plants:", 40), ("arrowvine,", 123.25), ("axenut,", 220)):
+        chars += _chars(word, x, y)
+    chars += _column(40, y + 12, ["corpsecap and the rest of the herbs to the end of it."])
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text for b in blocks] == [
+        " ".join([*text, "plants: arrowvine, axenut,"])
+        + " corpsecap and the rest of the herbs to the end of it."
+    ]

@@ -1,7 +1,7 @@
 """Characters of a PDF page, and those that stand apart from their line's baseline: a drop
 capital set over several lines (moved into its first line) and a raised footnote mark (moved
-onto the line of the word it stands by, and kept out of its words). ``page`` sets the
-characters into lines."""
+onto the line of the word it stands by, and kept out of its words); a row of characters split
+where lines stand side by side. ``page`` sets the characters into lines."""
 
 from __future__ import annotations
 
@@ -140,3 +140,15 @@ def without_marks(segment: list[Char]) -> tuple[list[Char], str, list[str]]:
         kept += segment[i : max(j, i + 1)]
         i = max(j, i + 1)
     return (kept, note, marks) if kept else (segment, "", [])
+
+
+def split_wide(chars: list[Char]) -> list[list[Char]]:
+    """Characters of one column's row split at gaps wider than any word space (2.5 letters):
+    lines side by side. A justified line of few words spreads them with equal gaps however
+    wide: those are word spaces."""
+    gaps = [b.x0 - a.x1 for a, b in zip(chars, chars[1:])]
+    wide = [i for i, (g, ch) in enumerate(zip(gaps, chars[1:])) if g > 2.5 * max(ch.size, 1)]
+    if len(wide) >= 2 and max(gaps[i] for i in wide) - min(gaps[i] for i in wide) < 0.5:
+        return [chars]
+    cuts = [0, *(i + 1 for i in wide), len(chars)]
+    return [chars[a:b] for a, b in zip(cuts, cuts[1:])]

@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from indexer.archive.sources.pdf.chars import Char, drop_caps, raised_marks, without_marks
+from indexer.archive.sources.pdf.chars import (
+    Char,
+    drop_caps,
+    raised_marks,
+    split_wide,
+    without_marks,
+)
 from indexer.archive.sources.pdf.fills import Rect, merge_fills, on_strips, outside_wide_boxes
 from indexer.archive.sources.pdf.lanes import Gutter, column_of, side_heads, text_edges
 
@@ -227,7 +233,7 @@ def lines_of(
     for row in rows:
         bases.append(min(ch.baseline for ch in row))
         row.sort(key=lambda c: c.x0)
-        segment = [row[0]]
+        parts = [[row[0]]]  # the row split at the gutters, then at gaps wider than a word space
         for prev, ch in zip(row, row[1:]):
             gap = ch.x0 - prev.x1
             # A gap over a gutter parts the columns; so does one wider than any word space
@@ -242,12 +248,12 @@ def lines_of(
             # columns) is a line of its own.
             small, big = sorted((prev.size, ch.size))
             apart = big >= 1.3 * small and 0.9 * body <= small <= 1.12 * body and gap > 0.3 * small
-            if across or apart or gap > 2.5 * max(ch.size, 1):
-                segments.append(segment)
-                bases.append(bases[-1])
-                segment = []
-            segment.append(ch)
-        segments.append(segment)
+            if across or apart:
+                parts.append([])
+            parts[-1].append(ch)
+        for part in parts:
+            segments += split_wide(part)
+            bases += [bases[-1]] * (len(segments) - len(bases))
     lines = []
     edges = text_edges(segments, gutters)
     for segment, base in zip(*side_heads(segments, bases, gutters, edges)):
