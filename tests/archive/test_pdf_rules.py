@@ -1184,3 +1184,14 @@ def test_a_justified_line_of_few_words_spread_with_equal_wide_gaps_is_one_line()
         " ".join([*text, "plants: arrowvine, axenut,"])
         + " corpsecap and the rest of the herbs to the end of it."
     ]
+
+
+def test_a_bold_sentence_on_its_own_line_is_no_term_over_the_indented_paragraph_after_it():
+    # A short paragraph set in bold, a sentence, then a paragraph whose first line is indented:
+    # two paragraphs, not a term and its definition.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _chars("Never leave the box open in the sun.", 40, 70, bold=True)
+    chars += _column(51, 82, ["the next paragraph starts here indented and runs on".ljust(56, "n")])
+    chars += _column(40, 94, ["to the edge of the column where it ends in a stop."])
+    _, blocks = layout([_page(0, chars)])
+    assert [b.text[:20] for b in blocks] == ["Never leave the box ", "the next paragraph s"]
