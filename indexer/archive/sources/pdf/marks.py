@@ -101,7 +101,7 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
     such lines or more set alike, line under line, are text (a quotation in italics under a
     chapter's heading). Never inside a box, where a bold line is the box's title, nor a
     glossary's term on a line of its own over its definition's hanging lines."""
-    terms = _glossary_terms(body)
+    mark_glossary_terms(body)
     above: Line | None = None
     runs: list[list[Line]] = []  # runs of consecutive lines set apart (larger, bold, colour)
     for ln in body:
@@ -121,7 +121,7 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
             ln.heading = (
                 marked and apart and (ln.cap_size >= body_size * 0.98 or ln.lane or ln.banded)
                 and not ends_sentence(ln.text) and not run_in_heading(ln, body_colour)
-                and id(ln) not in terms
+                and not ln.term
             )  # fmt: skip
         if marked and runs and _runs_on(runs[-1][-1], above, ln, large):
             runs[-1].append(ln)
@@ -140,20 +140,18 @@ def mark_headings(body: list[Line], body_size: float, body_colour: int) -> None:
                 ln.heading = False
 
 
-def _glossary_terms(body: list[Line]) -> set[int]:
-    """The ids of glossary terms set in bold on a line of their own, their definition's lines
-    hanging under them: the next line set in from the term, going on past its end (no
-    sentence ends there), and the line after it where that one starts."""
-    terms = set()
+def mark_glossary_terms(body: list[Line]) -> None:
+    """Mark the glossary terms set in bold on a line of their own, ending no sentence, their
+    definition's lines hanging under them: the next line set in from the term, going on past
+    its end (no sentence ends there), and the line after it where that one starts
+    (``Line.term``: no heading, and the first line of its definition's block)."""
     for ln, nxt, after in zip(body, body[1:], body[2:]):
-        hung = (
-            ln.bold and not nxt.bold and (ln.page, ln.col) == (nxt.page, nxt.col) == (after.page, after.col)
+        ln.term = (
+            ln.bold and not nxt.bold and not ends_sentence(ln.text)
+            and (ln.page, ln.col) == (nxt.page, nxt.col) == (after.page, after.col)
             and nxt.x0 - ln.x0 > 0.6 * ln.size and abs(after.x0 - nxt.x0) < 0.5
             and 0 <= nxt.top - ln.bottom < 0.45 * ln.size and not ends_sentence(nxt.text)
         )  # fmt: skip
-        if hung:
-            terms.add(id(ln))
-    return terms
 
 
 def _runs_on(last: Line, above: Line | None, ln: Line, large: bool) -> bool:

@@ -93,6 +93,7 @@ class Line:
     lane: bool = False  # wholly left of its column's text edge (a side head, a box's title)
     banded: bool = False  # alone on a fill (a heading on a band or a pill; fills, marks)
     table: int = 0  # a table's row read as one line: 1 its first row, 2 any other (tables)
+    term: bool = False  # a glossary's term on a line of its own over its definition (marks)
 
 
 @dataclass

@@ -358,12 +358,11 @@ def _continued_box(title: str, parts: list[Part]) -> Part | None:
 
 def _hangs_under_term(ln: Line, prev: Line | None, parts: list[Part]) -> bool:
     """Whether `ln` is the second line of a definition set with a hanging indent: its block's
-    first line led by a bold term at the column's edge (or the term alone on it, no sentence),
-    this one indented under it."""
+    first line led by a bold term at the column's edge (or a glossary's term alone on it:
+    ``Line.term``), this one indented under it."""
     return (
         prev is not None and bool(parts) and parts[-1][2] is None and len(parts[-1][1]) == 1
-        and (prev.lead_bold or prev.bold and not prev.text.endswith(SENTENCE_END))
-        and prev.page == ln.page and prev.col == ln.col
+        and (prev.lead_bold or prev.term) and prev.page == ln.page and prev.col == ln.col
         and ln.x0 - prev.x0 > 0.6 * ln.size and 0 <= ln.top - prev.bottom < 0.45 * ln.size
         and not ln.beside_cap
     )  # fmt: skip
