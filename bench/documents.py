@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -211,9 +212,8 @@ def _tally(rows: list[tuple[bool, bool, bool]]) -> dict:
 def _ask_books(engine: Engine, key_to_id: dict, book: str | None = None) -> dict[str, list]:
     """The books' questions (or one book's) per language: (answered right, declined, wrong
     shown) for each."""
-    items = yaml.safe_load((BOOKS / "questions.yaml").read_text(encoding="utf-8"))
     per_lang: dict[str, list] = defaultdict(list)
-    for item in items:
+    for item in _book_questions():
         if book is not None and item["book"] != book:
             continue
         expected = {key_to_id.get((item["book"], k)) for k in item["expect"]} - {None}
@@ -228,6 +228,12 @@ def _ask_books(engine: Engine, key_to_id: dict, book: str | None = None) -> dict
             )
         )
     return per_lang
+
+
+@cache
+def _book_questions() -> list[dict]:
+    """The books' questions, read once for every archive that asks them."""
+    return yaml.safe_load((BOOKS / "questions.yaml").read_text(encoding="utf-8"))
 
 
 def _per_language(per_lang: dict[str, list]) -> dict:
