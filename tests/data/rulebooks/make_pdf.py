@@ -14,7 +14,7 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|browser]
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|browser|typst]
     python make_pdf.py --all OUTDIR                      # the twenty books, each in its own style
 
 Style "browser" (used only by twentyfirst.yaml) is not drawn here: build_pdf hands such a book to
@@ -22,6 +22,12 @@ browser_pdf.py beside this file, a second, independent generator that sets the b
 and prints it with headless Chromium (through playwright), then writes the same truth format read
 back from the PDF. It is not in STYLES and not in BOOKS, so code that loops over those never starts
 a browser; this module imports browser_pdf only when that style is asked for.
+
+Style "typst" (used only by twentysecond.yaml) is not drawn here either: build_pdf hands such a book
+to typst_pdf.py beside this file, a third, independent generator that writes the book as Typst markup
+and typesets it with the Typst engine (the PyPI package typst), then writes the same truth format
+read back from the PDF. Like "browser" it is not in STYLES and not in BOOKS; this module imports
+typst_pdf only when that style is asked for.
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -7172,12 +7178,31 @@ def _browser_pdf():
     return sys.modules[name]
 
 
+def _typst_pdf():
+    """The module typst_pdf.py beside this file (the "typst" layout, typeset by the Typst engine),
+    imported only when a book is laid out in that layout, so that this module imports without the
+    typst package; loaded from its path, however this module itself was imported."""
+    import importlib.util
+
+    name = "rulebooks_typst_pdf"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, HERE / "typst_pdf.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # before running it: its dataclasses look themselves up here
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     """Lay out a book given as a dict (the parsed YAML). Returns the ground truth (also written).
     Style "browser" is not in STYLES (nothing that loops over STYLES starts a browser): it hands
-    the book to browser_pdf.build_browser_pdf, which prints it with headless Chromium."""
+    the book to browser_pdf.build_browser_pdf, which prints it with headless Chromium. Style
+    "typst" is not in STYLES either: it hands the book to typst_pdf.build_typst_pdf, which
+    typesets it with the Typst engine."""
     if style == "browser":
         return _browser_pdf().build_browser_pdf(book, out_pdf_path)
+    if style == "typst":
+        return _typst_pdf().build_typst_pdf(book, out_pdf_path)
     st = STYLES[style]
     if st.header_layout == "centre-caps-top-circle":
         return build_pdf_f(book, out_pdf_path, style)
