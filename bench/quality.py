@@ -113,9 +113,10 @@ class DenseBaseline:
 
 def run_quality(archive, embedder, index) -> dict:
     """Held-out figures of the service with its ablation, and the baselines on dev."""
-    from indexer.paths import DEFAULT_QUESTION_SETS, REPO_ROOT
-    from indexer.search.calibrate import calibrate, withheld_searcher
+    from indexer.paths import DEFAULT_BOOKS, DEFAULT_QUESTION_SETS, REPO_ROOT
     from indexer.search.evaluate import load_questions
+    from indexer.search.fit.books import collect_books, read_books
+    from indexer.search.fit.calibrate import calibrate, withheld_searcher
     from indexer.search.searcher import Searcher
     from service.computed import cited_by_questions
 
@@ -128,11 +129,22 @@ def run_quality(archive, embedder, index) -> dict:
     }
     searcher = Searcher(archive, index, emb)
     keyless = Searcher(archive, index, emb, use_keys=False)
-    cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
+    # As `rulings calibrate` fits the shipped calibration: the books too (indexer/search/fit).
+    books = read_books(DEFAULT_BOOKS) if DEFAULT_BOOKS.is_dir() else []
+    texts = [item.q for items in sets.values() for item in items]
+    cited = cited_by_questions(searcher, texts + [q.q for b in books for q in b.questions])
     with tempfile.TemporaryDirectory(prefix="rulings-withheld-") as folder:
         withheld = withheld_searcher(searcher, Path(folder) / "index")
+        curated = [item for items in sets.values() for item in items]
+        book_rows = collect_books(searcher, books, curated, cited, Path(folder) / "books")
         _, service = calibrate(
-            searcher, sets, cited=cited, k=5, keyless_searcher=keyless, withheld=withheld
+            searcher,
+            sets,
+            cited=cited,
+            k=5,
+            keyless_searcher=keyless,
+            withheld=withheld,
+            books=book_rows,
         )
     log(
         f"quality: held-out hit@1 {service['held_out']['overall']['hit@1']} ({time.perf_counter() - t:.1f}s)"

@@ -1,11 +1,12 @@
 """Risk-coverage of the answer-or-decline decision, on held-out folds, per question set.
 
-Every question is run once through search's stages (``calibrate.collect``); the folds are the
-quality section's (``calibrate.folds``, same k and seed) and each fold's questions are judged
-by a reranker and answer model fitted on the other folds only. A question's confidence is that
-held-out probability that its top ruling is right; a card lookup (answered whatever the
-probability) is +inf, a question declined by rule (another game, no candidate) -inf. Its
-answer is correct when the top ruling is a right one: never for an outside question.
+Every question is run once through search's stages (``fit.models.collect``); the folds are the
+quality section's (``fit.models.folds``, same k and seed) and each fold's questions are judged
+by a reranker and answer model fitted on the other folds only (of the curated sets alone: the
+quality section and the shipped fit learn from the test rulebooks too, indexer/search/fit). A
+question's confidence is that held-out probability that its top ruling is right; a card lookup
+(answered whatever the probability) is +inf, a question declined by rule (another game, no
+candidate) -inf. Its answer is correct when the top ruling is a right one: never for an outside question.
 
 The curve answers questions most confident first (``indexer.riskcoverage``); the
 shipped threshold (indexer/search/calibration.json) is marked on it, and beside it the
@@ -33,7 +34,7 @@ POOLED = "all sets (pooled)"
 
 def _confidence(row, calib) -> tuple[float, bool, bool]:
     """(held-out confidence, top ruling right, answered) of one row under its fold's fit."""
-    from indexer.search.calibrate import answer_features, decide
+    from indexer.search.fit.models import answer_features, decide
     from indexer.search.results import CARD_LOOKUP, CARD_LOOKUP_SHARE
 
     order, declined = decide(row, calib)
@@ -49,7 +50,7 @@ def _confidence(row, calib) -> tuple[float, bool, bool]:
 def held_out(rows: list, k: int = FOLDS) -> list[tuple[float, bool, bool]]:
     """Per row (confidence, correct, answered), each from the fit on the other folds: the
     quality section's cross-validation (its folds, no withheld rows in training)."""
-    from indexer.search.calibrate import SEED, fit, folds
+    from indexer.search.fit.models import SEED, fit, folds
 
     fold_of = folds(rows, k, SEED)
     out: list[tuple[float, bool, bool]] = [(0.0, False, False)] * len(rows)
@@ -75,8 +76,8 @@ def _figures(judged: list[tuple[float, bool, bool]], threshold: float) -> dict:
 def run_riskcoverage(archive, embedder, index, out_dir: Path) -> dict:
     """Held-out risk-coverage figures per question set and pooled; draws out_dir/FIGURE."""
     from indexer.paths import DEFAULT_QUESTION_SETS, REPO_ROOT
-    from indexer.search.calibrate import collect, fit
     from indexer.search.evaluate import load_questions
+    from indexer.search.fit.models import collect, fit
     from indexer.search.searcher import Searcher
     from service.computed import cited_by_questions
 

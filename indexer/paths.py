@@ -22,3 +22,6 @@ DEFAULT_QUESTION_SETS = (
     "bench/eval/own.yaml",
     "bench/eval/own-outside.yaml",
 )
+#: Rulebooks with table questions that `rulings calibrate` imports one at a time, to learn what
+#: an uncurated ruling's scores mean (indexer.search.fit.books): the test rulebooks, our own words.
+DEFAULT_BOOKS = REPO_ROOT / "tests" / "data" / "rulebooks"

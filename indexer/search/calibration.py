@@ -33,14 +33,45 @@ from indexer.search.results import (
 #: Per candidate rule: what the reranker weighs: the cosines to its texts and to its search
 #: keys, whether a computation of the question cites it, whether it is the ruling of the
 #: particular case that computation met (`computed_case`: a clarification or edge case it
-#: cites, not the rulebook's procedure nor an erratum; shared out when it cites several), and
-#: the second look at close rulings (`distinct`: the share of the question's words it holds and
-#: its nearest rival does not). Whether a candidate is not curated yet (`keyless`, `foreign`) is
-#: measured in the ablation (learnt from rulings withheld, it lifted them and took answers from
-#: the curated ones: docs/decisions.md, "Uncurated rulings").
-RERANK_FEATURES = ("dense_text", "dense_keys", "computed_cites", "computed_case", "distinct")
-#: For the best candidate: what the answer model weighs.
-ANSWER_FEATURES = ("p_top", "dense_text", "dense_keys", "computed_case")
+#: cites, not the rulebook's procedure nor an erratum; shared out when it cites several), the
+#: second look at close rulings (`distinct`: the share of the question's words it holds and
+#: its nearest rival does not), and whether it is not curated yet (`keyless`, `foreign`) with
+#: the signals as they weigh for such a ruling: learnt from test rulebooks imported alone with
+#: their questions (indexer.search.fit.books; docs/decisions.md, "Uncurated rulings").
+RERANK_FEATURES = (
+    "dense_text", "dense_keys", "computed_cites", "computed_case", "distinct",
+    "keyless", "foreign", "keyless_dense", "keyless_bm25", "keyless_covered",
+    "keyless_distinct", "foreign_dense",
+)  # fmt: skip
+#: For the best candidate: what the answer model weighs (`p_gap`: the reranker's margin over
+#: the runner-up).
+ANSWER_FEATURES = (
+    "p_top",
+    "dense_text",
+    "dense_keys",
+    "computed_case",
+    "keyless",
+    "foreign",
+    "p_gap",
+)
+#: The features that tell an uncurated ruling apart: the ablation leaves them all out.
+UNCURATED_FEATURES = (
+    "keyless", "foreign", "keyless_dense", "keyless_bm25", "keyless_covered",
+    "keyless_distinct", "foreign_dense", "p_gap",
+)  # fmt: skip
+
+
+def with_uncurated_signals(feats: dict[str, float]) -> dict[str, float]:
+    """A candidate's features with the signals as they weigh for an uncurated rule (each
+    product is 0 for a curated one): its cosine, BM25, word coverage and distinct words when
+    keyless, its cosine when it has no text in the asker's language."""
+    keyless, foreign = feats.get("keyless", 0.0), feats.get("foreign", 0.0)
+    feats["keyless_dense"] = keyless * feats.get("dense_text", 0.0)
+    feats["keyless_bm25"] = keyless * feats.get("bm25_text", 0.0)
+    feats["keyless_covered"] = keyless * feats.get("covered", 0.0)
+    feats["keyless_distinct"] = keyless * feats.get("distinct", 0.0)
+    feats["foreign_dense"] = foreign * feats.get("dense_text", 0.0)
+    return feats
 
 
 class CalibrationError(Unavailable):

@@ -6,7 +6,7 @@ languages (every ruling is indexed in each language it reads in, and so are its 
 the questions it answers), BM25 the exact game terms players type, the card lookup "item 225"
 or a misspelt card name. The best few rules of each signal become candidates, described by
 named features; a logistic reranker orders them and a second model says whether the best one
-answers (``indexer.search.calibration``, fitted by ``indexer.search.calibrate``). Candidates
+answers (``indexer.search.calibration``, fitted by ``indexer.search.fit``). Candidates
 are filtered by game; linked editions are one candidate, shown in the asker's edition.
 
 ``Searcher.search`` runs named stages, each a method the bench times on its own:
@@ -26,7 +26,12 @@ from indexer.archive.cards import name_share
 from indexer.archive.schema import Archive
 from indexer.model.embedder import Embedder, encode_queries
 from indexer.search.bm25 import build_bm25
-from indexer.search.calibration import Calibration, CalibrationError, load_calibration
+from indexer.search.calibration import (
+    Calibration,
+    CalibrationError,
+    load_calibration,
+    with_uncurated_signals,
+)
 from indexer.search.coverage import RuleVocabulary
 from indexer.search.index import VectorIndex
 from indexer.search.passages import bm25_rows
@@ -361,10 +366,9 @@ class Searcher:
             group = self.archive.edition_group(rid)
             rival = next((r for r in nearest if r != rid), None)
             cov = self.vocabulary.coverage(weights, q.lang, rid, rival)
-            out.append(
-                (
+            out.append((
                     rid,
-                    {
+                    with_uncurated_signals({
                         "dense_text": dense.get(rid, 0.0),
                         "dense_keys": dense_keys.get(rid, 0.0),
                         "dense_text_gap": dense.get(rid, 0.0) - top_text,
@@ -383,9 +387,8 @@ class Searcher:
                         # Not curated yet: no search keys, no text in the asker's language.
                         "keyless": float(rid in self._keyless),
                         "foreign": float(self._languages.lacks(self._rule_number[rid], q.lang)),
-                    },
-                )
-            )
+                    }),
+            ))  # fmt: skip
         return out
 
     def card_about(self, q: Question, rid: str) -> float:

@@ -240,10 +240,18 @@ def eval_(ctx, questions, out, as_json, failures):
     default=Path("build/calibration-report.json"),
     show_default=True,
 )
+@click.option(
+    "--books",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Rulebooks (YAML) with a questions.yaml, imported one at a time and fitted on "
+    "[default: tests/data/rulebooks]; --no-books leaves them out.",
+)
+@click.option("--no-books", is_flag=True, help="Fit on the question sets alone.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 @one_line_errors
-def calibrate(ctx, questions, folds, out, report, as_json):
+def calibrate(ctx, questions, folds, out, report, books, no_books, as_json):
     """Fit the reranker and the decline model on question sets (k-fold CV figures reported).
 
     QUESTIONS default to the shared dev sets, the project's own (bench/eval/) and the archive's
@@ -251,10 +259,11 @@ def calibrate(ctx, questions, folds, out, report, as_json):
     reported apart.
     """
     from indexer.files import write_atomic
-    from indexer.paths import CALIBRATION_FILE, DEFAULT_QUESTION_SETS, REPO_ROOT
-    from indexer.search.calibrate import calibrate as run
-    from indexer.search.calibrate import withheld_searcher
+    from indexer.paths import CALIBRATION_FILE, DEFAULT_BOOKS, DEFAULT_QUESTION_SETS, REPO_ROOT
     from indexer.search.evaluate import load_questions
+    from indexer.search.fit.books import collect_books
+    from indexer.search.fit.calibrate import calibrate as run
+    from indexer.search.fit.calibrate import withheld_searcher
     from indexer.search.searcher import Searcher
     from service.computed import cited_by_questions
 
@@ -262,14 +271,24 @@ def calibrate(ctx, questions, folds, out, report, as_json):
     sets = {Path(p).stem: load_questions(p) for p in paths}
     real = {} if questions else real_use_sets(ctx.obj["archive"])
     sets.update(real)
+    rulebooks = [] if no_books else _read_books(books or DEFAULT_BOOKS, explicit=books is not None)
     searcher = open_engine(ctx).searcher
     keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
-    cited = cited_by_questions(searcher, [item.q for items in sets.values() for item in items])
+    texts = [item.q for items in sets.values() for item in items]
+    cited = cited_by_questions(searcher, texts + [q.q for b in rulebooks for q in b.questions])
     with tempfile.TemporaryDirectory(prefix="rulings-withheld-") as folder:
-        # Some rulings as an import leaves them: the fit learns not to bury nor over-trust them.
+        # Some rulings as an import leaves them: their questions are measured apart.
         withheld = withheld_searcher(searcher, Path(folder) / "index")
+        curated = [item for items in sets.values() for item in items]
+        book_rows = collect_books(searcher, rulebooks, curated, cited, Path(folder) / "books")
         fitted, figures = run(
-            searcher, sets, cited=cited, k=folds, keyless_searcher=keyless, withheld=withheld
+            searcher,
+            sets,
+            cited=cited,
+            k=folds,
+            keyless_searcher=keyless,
+            withheld=withheld,
+            books=book_rows,
         )
     figures["real_use"] = real_use_note(real, figures)
     write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
@@ -296,6 +315,21 @@ def calibrate(ctx, questions, folds, out, report, as_json):
         return "\n".join(rows)
 
     emit(figures, as_json, human)
+
+
+def _read_books(folder: Path, *, explicit: bool) -> list:
+    """The rulebooks to fit on: none where the default folder is missing (an installed copy
+    without the tests); a folder given and missing, or unreadable, is an error."""
+    import yaml
+
+    from indexer.search.fit.books import read_books
+
+    if not folder.is_dir() and not explicit:
+        return []
+    try:
+        return read_books(folder)
+    except (OSError, ValueError, KeyError, TypeError, yaml.YAMLError) as exc:
+        raise Failure(f"{folder}: cannot read the rulebooks: {exc}") from None
 
 
 # -- the archive's questions from real use (`rulings review`) ---------------------------------

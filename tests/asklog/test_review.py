@@ -34,9 +34,13 @@ PARAPHRASES = [
     "Do monsters open doors in Frosthaven?",
     "können Monster Türen öffnen?",
 ]
-#: The same question as the service declines it today (it answers "können Monster Türen
-#: öffnen?" already, with fh-edge-15).
-DECLINED = [*PARAPHRASES[:2], "Dürfen Monster Türen öffnen?"]
+#: The same question as the service declines it today (it answers "can monsters open doors?"
+#: and "können Monster Türen öffnen?" already, with fh-edge-15): in German, as one group.
+DECLINED = [
+    "Dürfen Monster Türen öffnen?",
+    "Öffnen Monster Türen?",
+    "Können Monster Türen aufmachen?",
+]
 OTHER = "does poison add +1 to every attack or only to the first one?"
 RULING = "fh-edge-15"  # "Only characters can open doors"
 

@@ -126,8 +126,8 @@ def test_from_votes_without_a_vote_on_an_answer():
 def _rows(n: int = 60) -> list:
     """Synthetic rows: answerable ones whose right ruling usually wins, outside ones, a card
     lookup and a question declined by rule."""
-    from indexer.search.calibrate import Row
     from indexer.search.evaluate import LabelledQuestion
+    from indexer.search.fit.models import Row
 
     rng = np.random.default_rng(7)
     rows = []
@@ -147,7 +147,7 @@ def _rows(n: int = 60) -> list:
 
 def test_the_bench_judges_each_question_as_cross_validation_does():
     from bench.riskcoverage import held_out
-    from indexer.search.calibrate import cross_validate
+    from indexer.search.fit.models import cross_validate
 
     rows = _rows()
     judged = held_out(rows, k=3)

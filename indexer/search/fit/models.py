@@ -1,12 +1,12 @@
-"""Fitting the reranker and the answer model, and measuring them honestly (k-fold CV).
-
-    rulings calibrate [QUESTIONS.yaml ...] [--folds 5] [--out indexer/search/calibration.json]
+"""The fit's parts: a question's rows (its candidates and their features), the logistic
+reranker and answer model fitted on them, the decline threshold, and honest measuring (k-fold
+cross-validation).
 
 Every question is run once through search's stages (one embedding each) to get its
-candidates and their features. Cross-validation then fits on k-1 folds and measures on the
-held-out fold, so the figures reported as held-out never come from a model that saw those
-questions; the saved calibration is fitted on all of them (its in-sample figures are
-reported apart). Folds are stratified by language and answerability, with a fixed seed.
+candidates and their features (`collect`). Cross-validation then fits on k-1 folds and
+measures on the held-out fold, so the figures reported as held-out never come from a model
+that saw those questions. Folds are stratified by language and answerability, with a fixed
+seed.
 
 The decline threshold is chosen on the training folds: the one that declines the most
 unanswerable questions while declining at most MAX_WRONGLY_DECLINED (3%, the issue's target,
@@ -15,30 +15,19 @@ fixed before any measurement) of the answerable ones.
 
 from __future__ import annotations
 
-import logging
-import shutil
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from indexer.archive.schema import Archive
 from indexer.search.calibration import ANSWER_FEATURES, RERANK_FEATURES, Calibration, LinearModel
 from indexer.search.evaluate import LabelledQuestion, Tally
-from indexer.search.index import build_index
 from indexer.search.results import CARD_LOOKUP, CARD_LOOKUP_SHARE
-from indexer.search.searcher import Searcher
-
-log = logging.getLogger(__name__)
 
 MAX_WRONGLY_DECLINED = 0.03
 REGULARISATION = 1.0  # sklearn's C: fixed, not tuned on the folds it is measured on
 SEED = 0
-#: Every how many rulings of no linked edition one is withheld (`withheld_archive`).
-WITHHELD_EVERY = 3
 
 
 @dataclass(frozen=True)
@@ -102,11 +91,16 @@ def answer_features(row: Row, order: list[tuple[str, tuple[str, ...], float]]) -
 
 
 def fit_answer(
-    rows: list[Row], rerank: LinearModel, features: tuple[str, ...] = ANSWER_FEATURES
+    rows: list[Row],
+    rerank: LinearModel,
+    features: tuple[str, ...] = ANSWER_FEATURES,
+    extra: list[Row] | None = None,
 ) -> tuple[LinearModel, float]:
-    """The answer model (is the best candidate a right answer?) and its threshold."""
-    x, y, kinds = [], [], []
-    for row in rows:
+    """The answer model (is the best candidate a right answer?) and its threshold. `extra`
+    rows (asked of an archive with imported rulings) are learnt from too, but the threshold is
+    chosen on `rows` alone: the curated sets' rule of declining (MAX_WRONGLY_DECLINED)."""
+    x, y, kinds, curated = [], [], [], []
+    for i, row in enumerate([*rows, *(extra or [])]):
         order = ranked(row, rerank)
         if not order or row.declined_by_rule:
             continue
@@ -114,9 +108,11 @@ def fit_answer(
         x.append(answer_features(row, order))
         y.append(int(right))
         kinds.append("right" if right else ("wrong" if row.question.expect else "outside"))
+        curated.append(i < len(rows))
     model = fit_linear(x, y, features)
-    probs = [model.probability(f) for f in x]
-    return model, choose_threshold(probs, kinds, [bool(k != "outside") for k in kinds])
+    chosen = [(model.probability(f), k) for f, k, c in zip(x, kinds, curated) if c]
+    probs, own_kinds = [p for p, _ in chosen], [k for _, k in chosen]
+    return model, choose_threshold(probs, own_kinds, [k != "outside" for k in own_kinds])
 
 
 def choose_threshold(probs: list[float], kinds: list[str], answerable: list[bool]) -> float:
@@ -142,9 +138,12 @@ def fit(
     rows: list[Row],
     rerank_features: tuple[str, ...] = RERANK_FEATURES,
     answer_features_: tuple[str, ...] = ANSWER_FEATURES,
+    *,
+    extra: list[Row] | None = None,
 ) -> Calibration:
-    rerank = fit_rerank(rows, rerank_features)
-    answer, threshold = fit_answer(rows, rerank, answer_features_)
+    """Both models fitted on `rows` and `extra` (see `fit_answer`)."""
+    rerank = fit_rerank([*rows, *(extra or [])], rerank_features)
+    answer, threshold = fit_answer(rows, rerank, answer_features_, extra)
     return Calibration(rerank, answer, threshold)
 
 
@@ -203,17 +202,14 @@ def cross_validate(
     withheld: Withheld | None = None,
 ) -> dict:
     """Held-out figures: each fold measured with a calibration fitted on the others. With
-    `withheld` (the same questions asked of the archive with some rulings made uncurated), its
-    rows train in their question's fold too, and the questions those rulings answer are
-    measured apart ("withheld")."""
+    `withheld` (the same questions asked of the archive with some rulings made uncurated), the
+    questions those rulings answer are measured apart ("withheld")."""
     fold_of = folds(rows, k, seed)
     extra = withheld.rows if withheld else []
     measured: list[tuple[Row, Calibration]] = []
     measured_extra: list[tuple[Row, Calibration]] = []
     for f in range(k):
         train = [r for r, g in zip(rows, fold_of) if g != f]
-        if withheld and withheld.learn:
-            train += [r for r, g in zip(extra, fold_of) if g != f]
         calib = fit(train, rerank_features, answer_features_)
         measured += [(r, calib) for r, g in zip(rows, fold_of) if g == f]
         measured_extra += [(r, calib) for r, g in zip(extra, fold_of)
@@ -231,39 +227,13 @@ class Withheld:
 
     rows: list[Row]
     rulings: frozenset[str]
-    learn: bool = False  # fitted on too (else only measured)
 
     def touches(self, row: Row) -> bool:
         """Whether a withheld ruling answers the row's question."""
         return not self.rulings.isdisjoint(row.question.expect)
 
 
-def withheld_archive(
-    archive: Archive, every: int = WITHHELD_EVERY
-) -> tuple[Archive, frozenset[str]]:
-    """The archive with every `every`-th ruling of no linked edition (by id) as an import of
-    it would be: its original text alone, no search keys, translations or cards, uncurated.
-    Fitted on it too, the models learn to neither bury nor over-trust such rulings."""
-    chosen = [rid for rid in sorted(archive.records) if not archive.records[rid].related][::every]
-    records = dict(archive.records)
-    for rid in chosen:
-        records[rid] = records[rid].model_copy(
-            update={"asks": {}, "translations": {}, "cards": [], "curated": False}
-        )
-    return Archive(archive.root, records, archive.games, archive.other_games), frozenset(chosen)
-
-
-def withheld_searcher(searcher: Searcher, folder: Path) -> tuple[Searcher, frozenset[str]]:
-    """A searcher over `withheld_archive`, its index built in `folder` from a copy of the
-    searcher's (only the withheld rulings are embedded again)."""
-    archive, chosen = withheld_archive(searcher.archive)
-    shutil.rmtree(folder, ignore_errors=True)
-    shutil.copytree(searcher.index.path, folder)
-    index, _ = build_index(archive, searcher.embedder, folder, show_progress=False)
-    return Searcher(archive, index, searcher.embedder, searcher.calibration), chosen
-
-
-# -- from questions to rows, and the whole calibration --------------------------------------
+# -- from questions to rows -----------------------------------------------------------------
 def collect(
     searcher, questions: list[LabelledQuestion], source: str, cited: Mapping[str, frozenset[str]]
 ) -> list[Row]:
@@ -288,132 +258,3 @@ def collect(
             )
         )
     return rows
-
-
-def _without(features: tuple[str, ...], *names: str) -> tuple[str, ...]:
-    return tuple(f for f in features if f not in names)
-
-
-ABLATIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "without the computation's citations": {
-        "rerank": _without(RERANK_FEATURES, "computed_cites", "computed_case"),
-        "answer": _without(ANSWER_FEATURES, "computed_case"),
-    },
-    "without the computation's particular case (computed_case)": {
-        "rerank": _without(RERANK_FEATURES, "computed_case"),
-        "answer": _without(ANSWER_FEATURES, "computed_case"),
-    },
-    "without the second look (the rival's distinct words)": {
-        "rerank": _without(RERANK_FEATURES, "distinct"),
-        "answer": ANSWER_FEATURES,
-    },
-    "+ word coverage (covered; and covered, distinct, unknown in the answer model)": {
-        "rerank": RERANK_FEATURES + ("covered",),
-        "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown"),
-    },
-    "+ the uncurated marks (keyless, foreign), learnt from the withheld rulings too": {
-        "rerank": RERANK_FEATURES + ("keyless", "foreign"),
-        "answer": ANSWER_FEATURES + ("keyless", "foreign"),
-    },
-    "+ the reranker's margin (p_gap) in the answer model": {
-        "rerank": RERANK_FEATURES,
-        "answer": ANSWER_FEATURES + ("p_gap",),
-    },
-    "+ BM25, card match, key votes": {
-        "rerank": RERANK_FEATURES + ("bm25_text", "bm25_keys", "card", "key_votes"),
-        "answer": ANSWER_FEATURES + ("card", "key_votes"),
-    },
-    "+ the card's aboutness in both models": {
-        "rerank": RERANK_FEATURES + ("card_about",),
-        "answer": ANSWER_FEATURES + ("card_about",),
-    },
-    "+ everything (all features in both models)": {
-        "rerank": RERANK_FEATURES
-        + (
-            "covered",
-            "bm25_text",
-            "bm25_keys",
-            "card",
-            "key_votes",
-            "dense_text_gap",
-            "dense_keys_gap",
-            "game_named",
-        ),
-        "answer": ANSWER_FEATURES + ("covered", "distinct", "unknown", "card", "key_votes"),
-    },
-}
-
-
-def calibrate(
-    searcher,
-    question_sets: dict[str, list[LabelledQuestion]],
-    *,
-    cited: Mapping[str, frozenset[str]],
-    k: int = 5,
-    keyless_searcher=None,
-    withheld: tuple[Searcher, frozenset[str]] | None = None,
-) -> tuple[Calibration, dict]:
-    """Fit on every question (the saved calibration) and measure: held-out folds, in-sample,
-    and the ablations (each its own cross-validation). `cited`: see `collect`; `withheld`: a
-    searcher over `withheld_archive` and the rulings withheld, whose rows are fitted on too."""
-    rows = [
-        row
-        for name, items in question_sets.items()
-        for row in collect(searcher, items, name, cited)
-    ]
-    extra = None
-    if withheld is not None:
-        extra = Withheld(
-            [row for name, items in question_sets.items()
-             for row in collect(withheld[0], items, f"{name} (withheld)", cited)],
-            withheld[1],
-        )  # fmt: skip
-    final = fit(rows)
-    report: dict[str, Any]
-    report = {
-        "questions": len(rows),
-        "folds": k,
-        "seed": SEED,
-        "max_wrongly_declined": MAX_WRONGLY_DECLINED,
-        "sets": {n: len(v) for n, v in question_sets.items()},
-        "held_out": cross_validate(rows, k, withheld=extra),
-        "withheld_rulings": sorted(extra.rulings) if extra else [],
-        "in_sample": measure((r, final) for r in rows),
-        "threshold": final.threshold,
-        "ablation": {},
-        "ablation_withheld": {},
-    }
-    for name, feats in ABLATIONS.items():
-        learn = extra is not None and "withheld" in name
-        measured = cross_validate(
-            rows,
-            k,
-            rerank_features=feats["rerank"],
-            answer_features_=feats["answer"],
-            withheld=Withheld(extra.rows, extra.rulings, learn) if extra else None,
-        )
-        report["ablation"][name] = measured["overall"]
-        if extra is not None:
-            report["ablation_withheld"][name] = measured["withheld"]
-    if keyless_searcher is not None:
-        keyless = [
-            row
-            for name, items in question_sets.items()
-            for row in collect(keyless_searcher, items, name, cited)
-        ]
-        report["ablation"]["without search keys (asks)"] = cross_validate(keyless, k)["overall"]
-    manifest = searcher.index.manifest
-    final = Calibration(
-        final.rerank,
-        final.answer,
-        final.threshold,
-        manifest.get("model", ""),
-        manifest.get("backend", ""),
-        {
-            "sets": report["sets"],
-            "folds": k,
-            "held_out": report["held_out"]["overall"],
-            "held_out_withheld": report["held_out"].get("withheld"),
-        },
-    )
-    return final, report
