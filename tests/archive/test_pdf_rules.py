@@ -882,6 +882,21 @@ def test_a_heading_in_capitals_ranks_above_one_a_little_larger_in_lower_case():
     ]
 
 
+def test_at_one_size_a_bold_heading_ranks_above_one_in_italics():
+    # twentysecond (Typst): sections in bold small capitals, subsections in italics, both at
+    # the same size, each in a colour of its own.
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _chars("Forty-Five Minutes", 40, 70, 10.8, bold=True, colour=0x1F5F66)
+    chars += _column(40, 88, ["A paragraph of body text in the section, ending here."] * 2)
+    chars += _chars("Where to Stop", 40, 124, 10.8, font="Italic", colour=0xA4502A)
+    chars += _column(40, 142, ["A paragraph of body text in the subsection, ending now."] * 2)
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == [
+        "Chapter > Forty-Five Minutes",
+        "Chapter > Forty-Five Minutes > Where to Stop",
+    ]
+
+
 def test_a_title_over_three_lines_and_a_ragged_summary_in_italics_are_read_so():
     chars = _chars("Workshop Notes: Painted", 40, 20, 22) + _chars("Figures, Homemade", 40, 46, 22)
     chars += _chars("Scenarios and the Club", 40, 72, 22) + _chars("Painting", 40, 110, 16)

@@ -191,9 +191,11 @@ def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[
     """Each heading's rank (`Line.rank`), and the ranks, highest first: levels rank by the
     largest letter (a heading in small capitals by its capitals); sizes within 2% of each
     other are one size, where a heading in a colour of its own ranks above one in the body's
-    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6), and one
-    in capitals stands a tenth above its size ("BASES AND FINISH" at 9.4 pt over "Snow on the
-    Base" at 9.9 in bold italics). A side head in its lane or a heading on a band (a pill),
+    ("Table Roles" in colour at 10.5 pt over "When It Goes Wrong" in black at 10.6), a bold
+    one above a light one ("Forty-Five Minutes" in bold small capitals over "Where to Stop"
+    in italics, each in a colour of its own, at one size), and one in capitals stands a tenth
+    above its size ("BASES AND FINISH" at 9.4 pt over "Snow on the Base" at 9.9 in bold
+    italics). A side head in its lane or a heading on a band (a pill),
     whatever its size, ranks below the headings set clearly larger than the text and above
     those in the text at about its size: it parts the text they stand in."""
     size: dict[int, float] = {}
@@ -211,7 +213,11 @@ def rank_headings(body: list[Line], body_size: float, body_colour: int) -> list[
     for ln in body:
         if ln.heading:
             coloured = distinct_colour(ln.colour, body_colour)
-            ln.rank = group[size[id(ln)]] + (0.01 if coloured else 0.0)
+            # At one size a bold heading ranks above a light one (bold small capitals over
+            # italics, both in colours of their own).
+            ln.rank = (
+                group[size[id(ln)]] + (0.01 if coloured else 0.0) + (0.005 if ln.bold else 0.0)
+            )
     return sorted({ln.rank for ln in body if ln.heading}, reverse=True)
 
 
