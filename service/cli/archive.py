@@ -301,6 +301,14 @@ def calibrate(ctx, questions, folds, out, report, books, no_books, as_json):
         for name, fig in [
             ("held-out folds", d["held_out"]["overall"]),
             ("held-out, withheld rulings", d["held_out"].get("withheld") or {}),
+            *[
+                (f"held-out by book: {label}", (d["held_out"].get("books") or {}).get(lang) or {})
+                for label, lang in (
+                    ("English", "english"),
+                    ("the six others", "other six together"),
+                )
+                if d["held_out"].get("books")
+            ],
             *[(f"held-out, real use: {n}{'*' * k}"[:34], f) for n, f, k in real_use_rows(d)],
             ("in-sample (the saved fit)", d["in_sample"]["overall"]),
             *[(f"  ablation: {k}"[:34], v) for k, v in d["ablation"].items()],

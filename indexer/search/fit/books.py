@@ -24,7 +24,6 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -33,7 +32,7 @@ from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
 from indexer.archive.sources.documents import document_records
 from indexer.search.calibration import Calibration
 from indexer.search.evaluate import LabelledQuestion
-from indexer.search.fit.models import SEED, Row, collect, fit, folds, measure
+from indexer.search.fit.models import SEED, Row, Withheld, collect, fit, folds, measure
 from indexer.search.index import build_index
 from indexer.search.searcher import Searcher
 
@@ -188,7 +187,12 @@ def book_folds(books: list[BookRows], k: int = BOOK_FOLDS) -> dict[str, int]:
 
 
 def cross_validate_with_books(
-    rows: list[Row], books: list[BookRows], k: int = 5, *, withheld: Any = None, seed: int = SEED
+    rows: list[Row],
+    books: list[BookRows],
+    k: int = 5,
+    *,
+    withheld: Withheld | None = None,
+    seed: int = SEED,
 ) -> dict:
     """Held-out figures, every row measured with a fit that saw neither its question (the
     curated folds) nor its book (the book folds): the curated sets on the archive alone (as
