@@ -7163,30 +7163,16 @@ def build_pdf_s(book: dict, out_pdf_path, style: str = "s") -> dict:
 
 
 # ---------------------------------------------------------------- public API
-def _browser_pdf():
-    """The module browser_pdf.py beside this file (the "browser" layout, printed by headless
-    Chromium), imported only when a book is laid out in that layout, so that this module imports
-    without playwright; loaded from its path, however this module itself was imported."""
-    import importlib.util
-
-    name = "rulebooks_browser_pdf"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, HERE / "browser_pdf.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # before running it: its dataclasses look themselves up here
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-def _typst_pdf():
-    """The module typst_pdf.py beside this file (the "typst" layout, typeset by the Typst engine),
-    imported only when a book is laid out in that layout, so that this module imports without the
+def _beside(stem: str):
+    """The module `stem`.py beside this file (browser_pdf: the "browser" layout, printed by
+    headless Chromium; typst_pdf: the "typst" layout, set by the Typst engine), imported only
+    when a book is laid out in its layout, so that this module imports without playwright or the
     typst package; loaded from its path, however this module itself was imported."""
     import importlib.util
 
-    name = "rulebooks_typst_pdf"
+    name = f"rulebooks_{stem}"
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, HERE / "typst_pdf.py")
+        spec = importlib.util.spec_from_file_location(name, HERE / f"{stem}.py")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # before running it: its dataclasses look themselves up here
         spec.loader.exec_module(module)
@@ -7200,9 +7186,9 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     "typst" is not in STYLES either: it hands the book to typst_pdf.build_typst_pdf, which
     typesets it with the Typst engine."""
     if style == "browser":
-        return _browser_pdf().build_browser_pdf(book, out_pdf_path)
+        return _beside("browser_pdf").build_browser_pdf(book, out_pdf_path)
     if style == "typst":
-        return _typst_pdf().build_typst_pdf(book, out_pdf_path)
+        return _beside("typst_pdf").build_typst_pdf(book, out_pdf_path)
     st = STYLES[style]
     if st.header_layout == "centre-caps-top-circle":
         return build_pdf_f(book, out_pdf_path, style)
