@@ -31,6 +31,11 @@ def _chars(text: str, x: float, baseline: float, size: float = 9.0, **style) -> 
     return out
 
 
+def _opening(chapter: str, baseline: float = 40) -> list[Char]:
+    """A page's top: the book's title at 22 pt, then a chapter's heading at 16 pt."""
+    return _chars("The Book", 40, 10, 22) + _chars(chapter, 40, baseline, 16)
+
+
 def _page(number: int, chars: list[Char]) -> Page:
     lines, gutters = lines_of(number, WIDTH, chars)
     return Page(WIDTH, HEIGHT, lines, [], number, gutters)
@@ -512,7 +517,7 @@ def test_a_compound_broken_at_one_of_its_hyphens_keeps_it_and_a_word_broken_join
 def test_a_thumb_tab_s_number_beside_the_columns_is_no_text_and_no_heading():
     pages = []
     for i, chapter in enumerate(["3", "4"]):
-        chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16) if i == 0 else []
+        chars = _opening("Chapter") if i == 0 else []
         chars += _column(
             40, 80, [f"body {'ab'[i]} line {j:02d} ".ljust(50, "k") for j in range(30)]
         )
@@ -541,7 +546,7 @@ def test_a_box_title_a_little_larger_than_its_small_print_still_opens_the_box():
 
 def test_a_coloured_q_and_a_lead_is_no_run_in_heading():
     purple = 0x6B295C
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 35, 16)
+    chars = _opening("Chapter", 35)
     chars += _chars("Questions", 40, 60, bold=True)
     chars += _chars("Q:", 40, 80, bold=True, colour=purple) + _chars("May we drop it?", 54, 80)
     chars += _chars("A:", 40, 98, bold=True, colour=purple) + _chars("Yes, at any time.", 54, 98)
@@ -574,7 +579,7 @@ def test_a_heading_in_colour_ranks_above_one_in_black_of_about_its_size():
 
 def test_numbered_rules_hang_their_lines_under_the_text_and_keep_a_cross_reference():
     # "6.1" in a lane at x 40, the rule's text from x 62, its later lines there too.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Resting", 40, 35, 16)
+    chars = _opening("Resting", 35)
     chars += _chars("6.1", 40, 60, 7) + _chars(
         "A rest brings discarded cards back".ljust(45, "p"), 62, 60
     )
@@ -636,7 +641,7 @@ def test_a_pull_quote_between_the_columns_repeating_the_text_is_no_block():
     left = [f"left line {i:02d} of the column ".ljust(50, "v") for i in range(24)]
     left[20] = f"{quote} And so on".ljust(50, "v")
     right = [f"right line {i:02d} of the column ".ljust(50, "w") for i in range(24)]
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 35, 16)
+    chars = _opening("Chapter", 35)
     for i in range(24):
         short = 6 <= i <= 8  # the lines beside the quote stop (left) or start (right) by it
         chars += _chars(left[i][:30] if short else left[i], 40, 60 + 12 * i)
@@ -665,7 +670,7 @@ def test_a_header_on_two_pages_only_at_their_edge_is_left_out():
 def test_a_numbered_rule_runs_on_in_a_column_that_holds_only_its_last_lines():
     # 6.5 starts at the foot of the left column; the right column holds only its last lines,
     # set where its text starts, with no rule number to measure the lane from.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 35, 16)
+    chars = _opening("Chapter", 35)
     for i in range(20):
         chars += _chars(f"6.{i + 1}" if i % 4 == 0 else "", 40, 60 + 12 * i, 7)
         end = "." if i % 4 == 3 else "y"  # each rule's last line ends its sentence
@@ -732,7 +737,7 @@ def test_side_heads_in_a_lane_beside_the_text_are_headings_and_a_box_s_title_the
     # left column's lines, short of half the band between the columns' text.
     head = dict(bold=True, colour=0x446611)
     text = [f"text of the first part {j} ".ljust(40, "p") for j in range(5)]
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _column(110, 80, text)
     chars += _chars("and the first part ends.", 110, 140)
     second = [f"text of the second part {j} ".ljust(40, "q") for j in range(6)]
@@ -764,7 +769,7 @@ def test_in_a_book_that_parts_paragraphs_with_space_a_callout_on_its_own_line_ru
     # Paragraphs parted by 6 pt of space, none indented; one sets its closing sentence on a
     # line of its own in bold red, right under its short line: still that paragraph (where
     # paragraphs are indented, a short line ends one, as a test above says).
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     y = 80.0
     for p in range(8):
         chars += _column(40, y, [f"paragraph {p} line {j} ".ljust(50, "s") for j in range(3)])
@@ -788,7 +793,7 @@ def test_a_two_line_footer_beside_a_page_number_set_large_is_left_out():
     # under the text: on six pages, each chapter's name on two of them only.
     pages = []
     for i in range(6):
-        chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16) if i == 0 else []
+        chars = _opening("Chapter") if i == 0 else []
         rows = [f"body {'abcdef'[i]} line {j:02d} ".ljust(50, "y") for j in range(40)]
         chars += _column(40, 80, rows)
         chars += _chars(str(31 + i), 40, 583, 15, bold=True)
@@ -808,7 +813,7 @@ def test_a_chapter_heading_across_the_columns_mid_page_parts_them_and_takes_its_
     # at the right, behind the heading's height.
     above = [f"first chapter line {i} ".ljust(50, "a") for i in range(6)]
     below = [f"second chapter line {i} ".ljust(50, "b") for i in range(6)]
-    chars = _chars("The Book", 40, 10, 22) + _chars("First", 40, 40, 16)
+    chars = _opening("First")
     chars += _column(40, 70, above[:3]) + _column(320, 70, above[3:])
     chars += _chars("Second", 40, 130, 16) + _chars("6", 530, 136, 48, colour=0xDDE4F0)
     chars += _column(40, 160, below[:3]) + _column(320, 160, below[3:])
@@ -821,7 +826,7 @@ def test_a_chapter_heading_across_the_columns_mid_page_parts_them_and_takes_its_
 
 
 def test_a_box_s_title_on_a_folder_tab_above_its_fill_is_its_title():
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _column(40, 70, ["A paragraph of body text in the chapter, ending here now."] * 3)
     chars += _chars("Example: A Tab", 50, 118, bold=True, colour=0xFFFFFF)
     chars += _chars("At the end of round five the character rests.", 50, 136)
@@ -870,7 +875,7 @@ def test_a_page_printed_light_on_dark_reads_as_the_others():
 
 
 def test_a_heading_in_capitals_ranks_above_one_a_little_larger_in_lower_case():
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _chars("BASES AND FINISH", 40, 70, 9.4, bold=True, colour=0xB84517)
     chars += _column(40, 88, ["A paragraph of body text in the section, ending here."] * 2)
     chars += _chars("Snow on the Base", 40, 124, 9.9, bold=True, font="BoldItalic")
@@ -885,7 +890,7 @@ def test_a_heading_in_capitals_ranks_above_one_a_little_larger_in_lower_case():
 def test_at_one_size_a_bold_heading_ranks_above_one_in_italics():
     # twentysecond (Typst): sections in bold small capitals, subsections in italics, both at
     # the same size, each in a colour of its own.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _chars("Forty-Five Minutes", 40, 70, 10.8, bold=True, colour=0x1F5F66)
     chars += _column(40, 88, ["A paragraph of body text in the section, ending here."] * 2)
     chars += _chars("Where to Stop", 40, 124, 10.8, font="Italic", colour=0xA4502A)
@@ -922,7 +927,7 @@ def test_a_title_over_three_lines_and_a_ragged_summary_in_italics_are_read_so():
 
 
 def test_a_note_under_its_paragraph_hangs_its_lines_after_its_star():
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _column(
         40, 70, [f"body line {j:02d} of the paragraph ".ljust(50, "n") for j in range(4)]
     )
@@ -973,7 +978,7 @@ def test_a_box_across_both_columns_neither_hides_their_gutter_nor_ends_the_parag
     # Page one ends mid-paragraph at its right column's foot; page two opens with an example
     # set across both columns, then the paragraph goes on in the left column, and the right
     # column is short.
-    first = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    first = _opening("Chapter")
     rows = [f"first page line {j:02d} of the text ".ljust(50, "f") for j in range(60)]
     for j, text in enumerate(rows):
         first += _chars(text, 40 if j < 30 else 320, 70 + 12 * (j % 30))
@@ -1006,7 +1011,7 @@ def test_a_box_across_both_columns_neither_hides_their_gutter_nor_ends_the_parag
 def test_paragraphs_that_hang_their_first_line_part_where_a_line_stands_out_to_the_left():
     # No gap and no indent: each paragraph's first line starts at the column's edge and the
     # rest stand 11 pt in; the right column holds only the last paragraph's last lines.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     y = 70
     for p in range(5):
         chars += _chars(f"paragraph {p} starts out at the edge ".ljust(52, "h"), 40, y)
@@ -1021,7 +1026,7 @@ def test_paragraphs_that_hang_their_first_line_part_where_a_line_stands_out_to_t
 
 def test_a_heading_on_a_pill_lower_than_a_box_is_a_heading_whatever_its_size():
     # White on a rounded fill 14 pt high, a little smaller than the text: a section's heading.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _chars("Small Touches", 46, 74, 8.5, bold=True, colour=0xFFFFFF)
     chars += _column(40, 94, ["A paragraph of body text in the section, ending here."] * 2)
     lines, gutters = lines_of(0, WIDTH, chars)
@@ -1036,7 +1041,7 @@ def test_a_table_of_three_cells_is_read_row_by_row_in_its_paragraph(spaced):
     # A paragraph ending in a colon, a table of three cells (the last one wraps; the first two
     # set close enough to read as one line) with or without space between its rows, then after
     # a gap a short line where the first cell starts and the next paragraph.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _column(40, 70, ["The costs of the three kinds of stone are these:"])
     rows = [
         ("Kind", "Cost", ["What it does"]),
@@ -1062,7 +1067,7 @@ def test_a_table_of_three_cells_is_read_row_by_row_in_its_paragraph(spaced):
 
 def test_two_cells_side_by_side_twice_are_no_table():
     # A term beside its first definition line on only two baselines: a list, read as before.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     y = 70.0
     for term in ("Granite", "Slate"):
         chars += _chars(term, 40, y) + _column(130, y, ["Holds a wall for the", "whole campaign"])
@@ -1118,7 +1123,7 @@ def test_an_icon_between_a_headings_lines_parts_none_of_them():
 def test_an_introduction_set_large_reads_on_over_a_page_break_as_text():
     # A chapter's introduction set larger than the text, three lines at a page's foot that end
     # no sentence, two more overleaf: text, not a heading wrapped over three lines.
-    first = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    first = _opening("Chapter")
     intro = [
         "An introduction set large runs",
         "over three lines at the foot of",
@@ -1138,7 +1143,7 @@ def test_an_introduction_set_large_reads_on_over_a_page_break_as_text():
 def test_a_glossary_term_on_its_own_line_leads_its_hanging_definition():
     # Bold terms on lines of their own, each definition's lines set in 11 pt under it: each
     # term and its definition one block, in the chapter's section (no term is a heading).
-    chars = _chars("The Book", 40, 10, 22) + _chars("Glossary", 40, 40, 16)
+    chars = _opening("Glossary")
     y = 70.0
     for term in ("Loss budget", "Rehearsal"):
         chars += _chars(term, 40, y, bold=True)
@@ -1156,7 +1161,7 @@ def test_a_ragged_passage_in_a_size_of_its_own_breaks_its_lines_within_its_own_m
     # A chapter's introduction set larger, ragged within a measure narrower than the column
     # (its longest line reaches x 249, the column's text 315): "cooperation," would fit in
     # the column, not in the passage's measure. Then the text at the body's size.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     intro = [
         "A game is only as good as its",
         "cooperation, and the talk at the",
@@ -1184,7 +1189,7 @@ def test_a_compound_broken_at_its_hyphen_before_a_capital_keeps_it():
 def test_a_justified_line_of_few_words_spread_with_equal_wide_gaps_is_one_line():
     # A narrow justified column: one line holds three long words spread over its width, with
     # equal gaps of eleven letters; the paragraph reads on through it.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     text = [
         "a paragraph of a narrow column set justified to",
         "its edge, which lists the many kinds of the six",
@@ -1204,7 +1209,7 @@ def test_a_justified_line_of_few_words_spread_with_equal_wide_gaps_is_one_line()
 def test_a_bold_sentence_on_its_own_line_is_no_term_over_the_indented_paragraph_after_it():
     # A short paragraph set in bold, a sentence, then a paragraph whose first line is indented:
     # two paragraphs, not a term and its definition.
-    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars = _opening("Chapter")
     chars += _chars("Never leave the box open in the sun.", 40, 70, bold=True)
     chars += _column(51, 82, ["the next paragraph starts here indented and runs on".ljust(56, "n")])
     chars += _column(40, 94, ["to the edge of the column where it ends in a stop."])
