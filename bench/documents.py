@@ -127,6 +127,7 @@ def _ask_each_book_alone(embedder: Embedder, work: Path) -> tuple[dict, dict]:
     texts = [item.q for item in curated] + [q["q"] for q in _book_questions()]
     cited = cited_by_questions(plain, texts)  # the checker cites curated rulings alone
     curated_rows = [r for name, items in sets.items() for r in collect(plain, items, name, cited)]
+    answerable = [q for q in curated if q.expect]
     book_rows = []
     for name in book_names():
         shutil.rmtree(root, ignore_errors=True)
@@ -142,7 +143,6 @@ def _ask_each_book_alone(embedder: Embedder, work: Path) -> tuple[dict, dict]:
                              tuple(sorted({rid for k in q["expect"] if (rid := keys.get(k))})))
             for q in _book_questions() if q["book"] == name
         ]  # fmt: skip
-        answerable = [q for q in curated if q.expect]
         book_rows.append(
             BookRows(
                 name,

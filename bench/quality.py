@@ -15,9 +15,7 @@ Baselines are measured on dev.yaml (they have nothing to fit but that threshold)
 from __future__ import annotations
 
 import re
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -115,8 +113,8 @@ def run_quality(archive, embedder, index) -> dict:
     """Held-out figures of the service with its ablation, and the baselines on dev."""
     from indexer.paths import DEFAULT_BOOKS, DEFAULT_QUESTION_SETS, REPO_ROOT
     from indexer.search.evaluate import load_questions
-    from indexer.search.fit.books import collect_books, read_books
-    from indexer.search.fit.calibrate import calibrate, withheld_searcher
+    from indexer.search.fit.books import read_books
+    from indexer.search.fit.calibrate import calibrate_all
     from indexer.search.searcher import Searcher
     from service.computed import cited_by_questions
 
@@ -128,24 +126,11 @@ def run_quality(archive, embedder, index) -> dict:
         if (REPO_ROOT / p).exists()
     }
     searcher = Searcher(archive, index, emb)
-    keyless = Searcher(archive, index, emb, use_keys=False)
     # As `rulings calibrate` fits the shipped calibration: the books too (indexer/search/fit).
     books = read_books(DEFAULT_BOOKS) if DEFAULT_BOOKS.is_dir() else []
     texts = [item.q for items in sets.values() for item in items]
     cited = cited_by_questions(searcher, texts + [q.q for b in books for q in b.questions])
-    with tempfile.TemporaryDirectory(prefix="rulings-withheld-") as folder:
-        withheld = withheld_searcher(searcher, Path(folder) / "index")
-        curated = [item for items in sets.values() for item in items]
-        book_rows = collect_books(searcher, books, curated, cited, Path(folder) / "books")
-        _, service = calibrate(
-            searcher,
-            sets,
-            cited=cited,
-            k=5,
-            keyless_searcher=keyless,
-            withheld=withheld,
-            books=book_rows,
-        )
+    _, service = calibrate_all(searcher, sets, books, cited=cited, k=5)
     log(
         f"quality: held-out hit@1 {service['held_out']['overall']['hit@1']} ({time.perf_counter() - t:.1f}s)"
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 
 import click
@@ -261,10 +260,7 @@ def calibrate(ctx, questions, folds, out, report, books, no_books, as_json):
     from indexer.files import write_atomic
     from indexer.paths import CALIBRATION_FILE, DEFAULT_BOOKS, DEFAULT_QUESTION_SETS, REPO_ROOT
     from indexer.search.evaluate import load_questions
-    from indexer.search.fit.books import collect_books
-    from indexer.search.fit.calibrate import calibrate as run
-    from indexer.search.fit.calibrate import withheld_searcher
-    from indexer.search.searcher import Searcher
+    from indexer.search.fit.calibrate import calibrate_all
     from service.computed import cited_by_questions
 
     paths = list(questions) or [REPO_ROOT / p for p in DEFAULT_QUESTION_SETS]
@@ -273,23 +269,9 @@ def calibrate(ctx, questions, folds, out, report, books, no_books, as_json):
     sets.update(real)
     rulebooks = [] if no_books else _read_books(books or DEFAULT_BOOKS, explicit=books is not None)
     searcher = open_engine(ctx).searcher
-    keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
     texts = [item.q for items in sets.values() for item in items]
     cited = cited_by_questions(searcher, texts + [q.q for b in rulebooks for q in b.questions])
-    with tempfile.TemporaryDirectory(prefix="rulings-withheld-") as folder:
-        # Some rulings as an import leaves them: their questions are measured apart.
-        withheld = withheld_searcher(searcher, Path(folder) / "index")
-        curated = [item for items in sets.values() for item in items]
-        book_rows = collect_books(searcher, rulebooks, curated, cited, Path(folder) / "books")
-        fitted, figures = run(
-            searcher,
-            sets,
-            cited=cited,
-            k=folds,
-            keyless_searcher=keyless,
-            withheld=withheld,
-            books=book_rows,
-        )
+    fitted, figures = calibrate_all(searcher, sets, rulebooks, cited=cited, k=folds)
     figures["real_use"] = real_use_note(real, figures)
     write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
     write_atomic(report, json.dumps(figures, indent=1, ensure_ascii=False) + "\n")

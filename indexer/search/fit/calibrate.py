@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,13 @@ from indexer.search.calibration import (
     Calibration,
 )
 from indexer.search.evaluate import LabelledQuestion
-from indexer.search.fit.books import BookRows, cross_validate_with_books, fit_with_books
+from indexer.search.fit.books import (
+    Book,
+    BookRows,
+    collect_books,
+    cross_validate_with_books,
+    fit_with_books,
+)
 from indexer.search.fit.models import (
     MAX_WRONGLY_DECLINED,
     SEED,
@@ -193,3 +200,31 @@ def calibrate(
         },
     )
     return final, report
+
+
+def calibrate_all(
+    searcher: Searcher,
+    question_sets: dict[str, list[LabelledQuestion]],
+    books: list[Book],
+    *,
+    cited: Mapping[str, frozenset[str]],
+    k: int = 5,
+) -> tuple[Calibration, dict]:
+    """What `rulings calibrate` fits and reports: `calibrate` with the archive read without
+    its search keys (an ablation), some rulings withheld as an import leaves them (their
+    questions measured apart) and `books` imported one at a time, in a temporary folder.
+    `cited`: every question's computation's citations, the books' questions' too."""
+    keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
+    curated = [item for items in question_sets.values() for item in items]
+    with tempfile.TemporaryDirectory(prefix="rulings-calibrate-") as folder:
+        withheld = withheld_searcher(searcher, Path(folder) / "index")
+        book_rows = collect_books(searcher, books, curated, cited, Path(folder) / "books")
+        return calibrate(
+            searcher,
+            question_sets,
+            cited=cited,
+            k=k,
+            keyless_searcher=keyless,
+            withheld=withheld,
+            books=book_rows,
+        )
