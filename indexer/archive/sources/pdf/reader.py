@@ -259,7 +259,7 @@ def _blocks(
             and (prev is None or prev.heading or prev.text.endswith(SENTENCE_END))
         )  # fmt: skip
         # A definition's lines hang under its term (on the line before, or leading it).
-        if term := _hangs_under_term(ln, prev, parts) and hang is None:
+        if term := (_hangs_under_term(ln, prev, parts) and hang is None):
             hang = ln.x0 - edges[(ln.page, ln.col)][0]
         opens = (run_in and ln.boxed < 0) or (ln.footnote and bool(ln.note))
         if not term and (_starts_block(ln, prev, parts, edges, hang, item, habits) or opens):
