@@ -71,19 +71,20 @@ The truth has make_pdf.py's format: for every paragraph and box its key, kind, t
 heading path as a list), section_path, text as written ("plain_text": icon tokens left out,
 whitespace collapsed; "text" and "plain_text" without the asterisks of key terms, which are listed
 in "keywords"), the icons, the printed page, PDF page index and column where it starts, the pages
-and columns it continues on and how it splits (None, "column" or "page"); the chapter's first
-paragraph adds "lede": true; a box adds "frame": "top-rule-tint", "unsplit": true and
-"printed_title" (the title in capitals, as printed). For every heading its level, text, page, PDF
-page index and column; a chapter heading has "column": 0, "placement": "span", "number" and
-"printed_as" ("7 Running a Demo Table"); a section heading "number" and "printed_as" ("7.1
-Choosing What to Show"); a level-3 heading "bold_italic". It adds the cover ("cover": PDF page
-index, no printed number, its lines, "not_a_block": true), the printed number of every PDF page
-("page_numbers", null for the cover), every numbered page's header ("page_headers": the running
-header as printed on the left and the chapter on the right) and footer ("page_footers": the number
-as printed, centred), the chapters' first pages ("chapter_openings"), the page size, margins,
-column widths and gap, the fonts, the hyphenation (with the number of body lines read back ending
-in WeasyPrint's hyphen, which must not be 0) and the engine (WeasyPrint's version and the Creator
-and Producer the PDF names).
+and columns it continues on and how it splits (None, "column" or "page"); a block with icons records
+"printed_text" (its text as printed: key terms without asterisks, icons as their symbols, as
+typst_pdf.py records it); the chapter's first paragraph adds "lede": true; a box adds "frame":
+"top-rule-tint", "unsplit": true and "printed_title" (the title in capitals, as printed). For every
+heading its level, text, page, PDF page index and column; a chapter heading has "column": 0,
+"placement": "span", "number" and "printed_as" ("7 Running a Demo Table"); a section heading
+"number" and "printed_as" ("7.1 Choosing What to Show"); a level-3 heading "bold_italic". It adds
+the cover ("cover": PDF page index, no printed number, its lines, "not_a_block": true), the printed
+number of every PDF page ("page_numbers", null for the cover), every numbered page's header
+("page_headers": the running header as printed on the left and the chapter on the right) and footer
+("page_footers": the number as printed, centred), the chapters' first pages ("chapter_openings"),
+the page size, margins, column widths and gap, the fonts, the hyphenation (with the number of body
+lines read back ending in WeasyPrint's hyphen, which must not be 0) and the engine (WeasyPrint's
+version and the Creator and Producer the PDF names).
 
 Needs the PyPI package weasyprint (70.0, with its Pango and Pyphen), pypdfium2, PyYAML and the
 system's fonts-liberation and fonts-dejavu. No network, no web fonts (the HTML names no URL). The
@@ -587,6 +588,9 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
         words = KEYWORD_RE.findall(block["text"])
         if words:
             row["keywords"] = words
+        shown = printed(block["text"])
+        if shown != row["plain_text"]:  # its icons, printed as their symbols
+            row["printed_text"] = shown
         if block["key"] in ledes:
             row["lede"] = True
         if block["type"] == "box":
