@@ -147,11 +147,22 @@ TWENTYFIRST = "twentyfirst"
 #: 34 blocks whole, 29 with the right page and section (its subsections read as sections), no
 #: extra block; then mended on it: 34 of 34.
 TWENTYSECOND = "twentysecond"
+#: The book set by WeasyPrint (weasy_pdf.py: HTML and CSS paged media, a third real engine;
+#: an unnumbered cover; chapters numbered in a large sans over a rule, set across the columns
+#: wherever they start, the text before them balanced into two short columns; sections
+#: numbered "7.2" in a condensed sans; ledes set larger; boxes under a top rule, titled in
+#: capitals; the page number centred in the footer between dashes), made apart from the reader
+#: and measured once unseen, with the reader of the Typst mending: 36 of 36 blocks whole, 35
+#: with the right page and section (a box above a chapter heading set across the columns read
+#: after it: the column beside went on lower, under a heading of its own), no extra block
+#: (scored with the truth's printed form of its box with an icon, which the truth first
+#: lacked: then 35 whole and 1 extra); then mended on it: 36 of 36.
+TWENTYTHIRD = "twentythird"
 #: Every book the reader has been mended on (and reads whole).
 READ = (
     *TUNED, HELD_OUT, UNTUNED, FRESH, UNSEEN, NOVEL, BLIND, SEALED, TENTH, ELEVENTH, TWELFTH,
     THIRTEENTH, FOURTEENTH, FIFTEENTH, SIXTEENTH, SEVENTEENTH, TWENTIETH, TWENTYFIRST,
-    TWENTYSECOND,
+    TWENTYSECOND, TWENTYTHIRD,
 )  # fmt: skip
 #: Every book the reader has been mended on, whether it reads whole or not.
 MENDED = (*READ, EIGHTEENTH, NINETEENTH)
@@ -165,6 +176,9 @@ SYSTEM_FILES = {
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed.ttf"): "fonts-dejavu-extra",
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf"): "fonts-dejavu-extra",
     Path("/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"): "fonts-liberation",
+    # WeasyPrint (the weasy layout) sets its text with Pango and subsets fonts with HarfBuzz.
+    Path("/usr/lib/x86_64-linux-gnu/libpangoft2-1.0.so.0"): "libpangoft2-1.0-0",
+    Path("/usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0"): "libharfbuzz-subset0",
 }
 BROWSER = {Path("/usr/bin/chromium"): "chromium"}
 

@@ -1215,3 +1215,33 @@ def test_a_bold_sentence_on_its_own_line_is_no_term_over_the_indented_paragraph_
     chars += _column(40, 94, ["to the edge of the column where it ends in a stop."])
     _, blocks = layout([_page(0, chars)])
     assert [b.text[:20] for b in blocks] == ["Never leave the box ", "the next paragraph s"]
+
+
+def _heading_beside_a_box(beside: float) -> list[str]:
+    """A chapter heading at 17 pt mid-page, short enough to stand in the left column; the
+    right column above it ends with a box and below it starts with a heading set at `beside`
+    points, lower by that heading's top margin than the left column's text: each line's first
+    word, in reading order."""
+    chars = _column(40, 60, ["above " + "a" * 42 for _ in range(4)], size=10.0)
+    chars += _column(320, 60, ["boxed " + "b" * 42 for _ in range(8)], size=8.8)
+    chars += _chars("8 The Campaign by Post", 40, 214, 17, bold=True)
+    chars += _column(40, 245, ["below " + "c" * 42 for _ in range(10)], size=10.0, leading=13.0)
+    chars += _chars("Own Heading", 320, 256, beside, bold=True)
+    chars += _column(320, 274, ["after " + "d" * 42 for _ in range(8)], size=10.0, leading=13.0)
+    return [ln.text.split()[0] for ln in reading_order(_page(0, chars).lines)]
+
+
+def test_a_heading_across_the_columns_parts_the_page_though_a_column_goes_on_with_a_heading():
+    # twentythird (WeasyPrint, CSS `column-span: all`): the box above the chapter heading is
+    # read before it, though the right column goes on lower, under a section heading.
+    assert _heading_beside_a_box(11.2) == (
+        ["above"] * 4 + ["boxed"] * 8 + ["8"] + ["below"] * 10 + ["Own"] + ["after"] * 8
+    )
+
+
+def test_a_heading_in_a_column_stays_there_when_the_column_beside_goes_on_under_a_larger_one():
+    # sealed (style h): a section heading in the left column, and beside it, lower, the right
+    # column goes on under a chapter heading set larger than it: no heading across them.
+    assert _heading_beside_a_box(19.0) == (
+        ["above"] * 4 + ["8"] + ["below"] * 10 + ["boxed"] * 8 + ["Own"] + ["after"] * 8
+    )

@@ -51,8 +51,8 @@ def reading_order(lines: list[Line]) -> list[Line]:
 
 def _spanning_headings(lines: list[Line]) -> None:
     """A heading set clearly larger than the text that no line of another column stands beside,
-    where every other column has text above it and all go on at the same height below it, is set
-    across the columns: it closes a band of the page as a full-width line does. A number set
+    where every other column has text above it and all go on level below it (`_level_below`), is
+    set across the columns: it closes a band of the page as a full-width line does. A number set
     large behind it (a chapter's numeral) is no text."""
     if not lines:
         return
@@ -61,19 +61,34 @@ def _spanning_headings(lines: list[Line]) -> None:
         if ln.col < 0 or ln.size <= 1.12 * size:
             continue
         text = [o for o in lines if o.col >= 0 and not o.text.isdigit()]
-        ends = {}  # each column's: where its text below the heading starts
+        firsts = {}  # each column's first line below the heading
         for col in {o.col for o in text}:
             mine = [o for o in text if o.col == col and o is not ln]
             above = [o.bottom for o in mine if o.bottom <= ln.top + 2]
-            below = [o.top for o in mine if o.top >= ln.bottom - 2]
+            below = [o for o in mine if o.top >= ln.bottom - 2]
             if not (above or col == ln.col) or not below or len(above) + len(below) < len(mine):
                 break  # another column without text above it, none below it, or a line beside
             if col == ln.col and above and ln.top - max(above) < 0.45 * ln.size:
                 break  # no space above it: a line of a passage set large, no heading
-            ends[col] = min(below)
+            firsts[col] = min(below, key=lambda o: o.top)
         else:
-            if len(ends) >= 2 and all(abs(b - ends[ln.col]) < 0.3 * size for b in ends.values()):
+            if len(firsts) >= 2 and all(
+                _level_below(first, firsts[ln.col], ln, size) for first in firsts.values()
+            ):
                 ln.col = -1
+
+
+def _level_below(first: Line, reference: Line, heading: Line, size: float) -> bool:
+    """Whether a column's text under a `heading` set across the columns starts level with the
+    heading's own column (`reference`, its first line below the heading): at its height, or
+    lower by the space a heading of the column's own keeps above itself when the column goes
+    on with one of a lower rank, set smaller (a browser keeps a heading's top margin at a
+    column's top under a heading that spans the columns); a larger one below would outrank
+    the heading. Only under text: a heading's own next line (a heading wrapped in its column)
+    measures nothing."""
+    drop = first.top - reference.top
+    subheading = 1.05 * size < first.size < heading.size and reference.size < 0.9 * heading.size
+    return abs(drop) < 0.3 * size or (subheading and 0 < drop < 1.5 * first.size)
 
 
 def _pull_quotes(lines: list[Line]) -> set[int]:
