@@ -14,7 +14,7 @@ it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|browser|typst|weasy]
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|browser|typst|weasy|office]
     python make_pdf.py --all OUTDIR                      # the twenty books, each in its own style
 
 Style "browser" (used only by twentyfirst.yaml) is not drawn here: build_pdf hands such a book to
@@ -34,6 +34,13 @@ to weasy_pdf.py beside this file, a fourth, independent generator that writes th
 a CSS paged-media style sheet and lays it out with WeasyPrint (the PyPI package weasyprint), then
 writes the same truth format read back from the PDF. Like "browser" and "typst" it is not in STYLES
 and not in BOOKS; this module imports weasy_pdf only when that style is asked for.
+
+Style "office" (used only by twentyfourth.yaml) is not drawn here either: build_pdf hands such a
+book to office_pdf.py beside this file, a fifth, independent generator that writes the book as a
+Flat ODT document (LibreOffice Writer's XML) and has LibreOffice Writer lay it out and export the
+PDF (`soffice --headless --convert-to pdf`, a system program), then writes the same truth format
+read back from the PDF. Like "browser", "typst" and "weasy" it is not in STYLES and not in BOOKS;
+this module imports office_pdf only when that style is asked for.
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -7172,9 +7179,10 @@ def build_pdf_s(book: dict, out_pdf_path, style: str = "s") -> dict:
 def _beside(stem: str):
     """The module `stem`.py beside this file (browser_pdf: the "browser" layout, printed by
     headless Chromium; typst_pdf: the "typst" layout, set by the Typst engine; weasy_pdf: the
-    "weasy" layout, laid out by WeasyPrint), imported only when a book is laid out in its layout,
-    so that this module imports without playwright, the typst package or weasyprint; loaded from
-    its path, however this module itself was imported."""
+    "weasy" layout, laid out by WeasyPrint; office_pdf: the "office" layout, laid out and exported
+    by LibreOffice Writer), imported only when a book is laid out in its layout, so that this
+    module imports without playwright, the typst package or weasyprint and never starts
+    LibreOffice; loaded from its path, however this module itself was imported."""
     import importlib.util
 
     name = f"rulebooks_{stem}"
@@ -7192,13 +7200,17 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     the book to browser_pdf.build_browser_pdf, which prints it with headless Chromium. Style
     "typst" is not in STYLES either: it hands the book to typst_pdf.build_typst_pdf, which
     typesets it with the Typst engine; nor is style "weasy": it hands the book to
-    weasy_pdf.build_weasy_pdf, which lays it out as HTML + CSS paged media with WeasyPrint."""
+    weasy_pdf.build_weasy_pdf, which lays it out as HTML + CSS paged media with WeasyPrint; nor
+    is style "office": it hands the book to office_pdf.build_office_pdf, which has LibreOffice
+    Writer lay it out as a two-column Writer document and export the PDF."""
     if style == "browser":
         return _beside("browser_pdf").build_browser_pdf(book, out_pdf_path)
     if style == "typst":
         return _beside("typst_pdf").build_typst_pdf(book, out_pdf_path)
     if style == "weasy":
         return _beside("weasy_pdf").build_weasy_pdf(book, out_pdf_path)
+    if style == "office":
+        return _beside("office_pdf").build_office_pdf(book, out_pdf_path)
     st = STYLES[style]
     if st.header_layout == "centre-caps-top-circle":
         return build_pdf_f(book, out_pdf_path, style)
