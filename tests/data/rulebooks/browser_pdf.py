@@ -68,7 +68,6 @@ generator sets to a fixed date (see `fix_dates`), so a run is byte-for-byte repe
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import sys
@@ -77,6 +76,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pdf_truth.py, beside this file
+from pdf_truth import ICON_RE, ICONS, KEYWORD_RE, Char, band_text, lines, plain_text, write_truth  # noqa: E402
 
 # ---------------------------------------------------------------- the page
 MM = 72 / 25.4  # points per millimetre
@@ -94,15 +96,6 @@ ACCENT = "#2f5d50"  # section headings, the chapter rule, a box's border
 BOX_FILL = "#eef3ee"
 ICON_FONT = "DejaVu Sans"
 
-# Game icons -> the same Unicode symbols make_pdf.py draws from ZapfDingbats (DejaVu Sans has them).
-ICONS = {
-    "fire": "\u273a", "ice": "\u2744", "air": "\u2708", "earth": "\u25b2", "light": "\u2737",
-    "dark": "\u25cf", "wild": "\u2739", "move": "\u2794", "attack": "\u2716", "range": "\u27b6",
-    "heal": "\u271a", "shield": "\u25c6", "xp": "\u2605", "spent": "\u27b2", "lost": "\u2716",
-    "loot": "\u272a",
-}  # fmt: skip
-ICON_RE = re.compile(r"\{([a-z]+)\}")
-KEYWORD_RE = re.compile(r"\*([^*]+)\*")  # a *key term* in a book's text
 SHY = "\xad"
 HYPHENS = {"-", "\u2010", "\u2011", SHY, "\x02"}  # what a line-end hyphen may be read back as
 CHROMIUM = "/usr/bin/chromium"
@@ -161,9 +154,6 @@ def soft_hyphens(text: str) -> str:
 
 
 # ---------------------------------------------------------------- text
-def plain_text(text: str) -> str:
-    """The text without icon tokens, whitespace collapsed (as make_pdf.plain_text)."""
-    return re.sub(r"\s+", " ", ICON_RE.sub("", text)).replace(" .", ".").replace(" ,", ",").strip()
 
 
 def printed(text: str) -> str:
@@ -334,13 +324,6 @@ def fix_dates(out: Path) -> None:
 
 
 # ---------------------------------------------------------------- reading the PDF back
-@dataclass
-class Char:
-    text: str  # the character as read (a line-end hyphen included)
-    left: float  # its box's left and right edges, points from the page's left edge
-    right: float
-    y: float  # its baseline, points from the page's top edge
-    size: float  # font size in points
 
 
 def page_chars(tp, height: float) -> list[Char]:
@@ -361,25 +344,6 @@ def page_chars(tp, height: float) -> list[Char]:
         size = pdfium_c.FPDFText_GetFontSize(tp.raw, i)
         chars.append(Char(chr(code), left, right, height - oy.value, round(size, 2)))
     return chars
-
-
-def margin_text(tp, width: float, height: float, top: float, bottom: float) -> str:
-    """The text pdfium reads in a band across the page (`top` and `bottom` in points from the
-    page's top edge), whitespace collapsed. Chromium prints no blanks: pdfium puts them in."""
-    text = tp.get_text_bounded(0, height - bottom, width, height - top)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def lines(chars: list[Char]) -> list[list[Char]]:
-    """Characters of one column in reading order: grouped into lines by their baselines (a new
-    line where the baseline drops by more than 2 pt), each line from left to right."""
-    out: list[list[Char]] = []
-    for c in sorted(chars, key=lambda c: c.y):
-        if out and c.y - out[-1][0].y <= 2:
-            out[-1].append(c)
-        else:
-            out.append([c])
-    return [sorted(line, key=lambda c: c.left) for line in out]
 
 
 @dataclass
@@ -413,8 +377,8 @@ def read_pages(out: Path) -> list[Page]:
             body: dict[int, list[Char]] = {0: [], 1: [], 2: []}
             top, bottom = [], []
             tp = pg.get_textpage()
-            head = margin_text(tp, width, height, 0, top_edge)
-            foot = margin_text(tp, width, height, foot_edge, height)
+            head = band_text(tp, width, height, 0, top_edge)
+            foot = band_text(tp, width, height, foot_edge, height)
             for c in page_chars(tp, height):
                 if c.y < top_edge:
                     top.append(c)
@@ -425,7 +389,7 @@ def read_pages(out: Path) -> list[Page]:
                     body[0 if c.size >= H1_SIZE - 1 else 1 if x < middle else 2].append(c)
             # The heading across the page, then the left column, then the right one, each read
             # line by line from the top.
-            stream = [(ch, col) for col in (0, 1, 2) for line in lines(body[col])
+            stream = [(ch, col) for col in (0, 1, 2) for line in lines(body[col], within=2.0)
                       for c in line for ch in squeeze(c.text)]  # fmt: skip
             pages.append(Page(index, width, height, right_hand, stream, top, bottom, head, foot))
     finally:
@@ -636,13 +600,6 @@ def build_truth(book: dict, pages: list[Page], version: str) -> dict:
         "page_headers": headers,
         "page_footers": footers,
     }
-
-
-def write_truth(out: Path, truth: dict) -> dict:
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
-    )
-    return truth
 
 
 # ---------------------------------------------------------------- public API

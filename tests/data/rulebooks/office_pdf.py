@@ -92,7 +92,6 @@ parallel do not clash, under a time limit.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -105,6 +104,19 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pdf_truth.py, beside this file
+from pdf_truth import (
+    ICON_RE,
+    ICONS,
+    KEYWORD_RE,
+    Char,
+    band_text,
+    lines,
+    pdf_metadata,
+    plain_text,
+    write_truth,
+)  # noqa: E402
 
 SOFFICE_TIMEOUT_S = 240
 
@@ -134,15 +146,6 @@ DARK_BLUE, BLUE, GREY, DARK_GREY = "#1f3864", "#2e74b5", "#808080", "#404040"
 BOX_FILL, BOX_BORDER = "#fdf5dc", "#b08a1e"
 HYPHEN = {"remain": 3, "push": 3, "ladder": 2}
 
-# Game icons -> the same Unicode symbols make_pdf.py draws from ZapfDingbats (DejaVu Sans has them).
-ICONS = {
-    "fire": "\u273a", "ice": "\u2744", "air": "\u2708", "earth": "\u25b2", "light": "\u2737",
-    "dark": "\u25cf", "wild": "\u2739", "move": "\u2794", "attack": "\u2716", "range": "\u27b6",
-    "heal": "\u271a", "shield": "\u25c6", "xp": "\u2605", "spent": "\u27b2", "lost": "\u2716",
-    "loot": "\u272a",
-}  # fmt: skip
-ICON_RE = re.compile(r"\{([a-z]+)\}")
-KEYWORD_RE = re.compile(r"\*([^*]+)\*")  # a *key term* in a book's text
 # The hyphens written in words and the one Writer prints at a line end (pdfium may report a
 # line-end hyphen as U+0002): compared away on both sides.
 HYPHENS = {"-", "\u2010", "\u2011", "\xad", "\x02", "\ufffe"}
@@ -150,9 +153,6 @@ LINE_END_HYPHENS = {"-", "\u2010", "\xad", "\x02"}
 
 
 # ---------------------------------------------------------------- text
-def plain_text(text: str) -> str:
-    """The text without icon tokens, whitespace collapsed (as make_pdf.plain_text)."""
-    return re.sub(r"\s+", " ", ICON_RE.sub("", text)).replace(" .", ".").replace(" ,", ",").strip()
 
 
 def printed(text: str) -> str:
@@ -498,13 +498,6 @@ def lay_out(fodt: str, out: Path) -> None:
 
 
 # ---------------------------------------------------------------- reading the PDF back
-@dataclass
-class Char:
-    text: str
-    left: float  # its box's left and right edges, points from the page's left edge
-    right: float
-    y: float  # its baseline, points from the page's top edge
-    size: float  # font size in points
 
 
 def page_chars(tp, height: float) -> list[Char]:
@@ -527,18 +520,6 @@ def page_chars(tp, height: float) -> list[Char]:
     return chars
 
 
-def lines(chars: list[Char]) -> list[list[Char]]:
-    """Characters of one column in reading order: grouped into lines by their baselines (a new
-    line where the baseline drops by more than 3 pt), each line from left to right."""
-    out: list[list[Char]] = []
-    for c in sorted(chars, key=lambda c: c.y):
-        if out and c.y - out[-1][0].y <= 3:
-            out[-1].append(c)
-        else:
-            out.append([c])
-    return [sorted(line, key=lambda c: c.left) for line in out]
-
-
 def line_text(chars: list[Char]) -> str:
     """The squeezed text of some characters read line by line."""
     return "".join(squeeze(c.text) for line in lines(chars) for c in line)
@@ -556,12 +537,6 @@ class Page:
     bottom: list[Char]  # furniture under it
     head: str  # the header as pdfium reads it, whitespace collapsed
     foot: str  # the footer as pdfium reads it
-
-
-def band_text(tp, width: float, height: float, top: float, bottom: float) -> str:
-    """The text pdfium reads in a band across the page (`top` and `bottom` in points from the
-    page's top edge), whitespace collapsed."""
-    return re.sub(r"\s+", " ", tp.get_text_bounded(0, height - bottom, width, height - top)).strip()
 
 
 def read_pages(out: Path) -> list[Page]:
@@ -914,25 +889,6 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
         "page_headers": headers,
         "page_footers": footers,
     }
-
-
-def pdf_metadata(out: Path) -> dict:
-    """The Creator and Producer the PDF names."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(out))
-    try:
-        meta = pdf.get_metadata_dict()
-        return {"pdf_creator": meta.get("Creator", ""), "pdf_producer": meta.get("Producer", "")}
-    finally:
-        pdf.close()
-
-
-def write_truth(out: Path, truth: dict) -> dict:
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
-    )
-    return truth
 
 
 # ---------------------------------------------------------------- public API

@@ -88,7 +88,6 @@ on every run.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import unicodedata
@@ -96,6 +95,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pdf_truth.py, beside this file
+from pdf_truth import ICON_RE, ICONS, KEYWORD_RE, Char, lines, pdf_metadata, plain_text, write_truth  # noqa: E402
 
 TYPST_VERSION = "0.15.2"
 
@@ -117,15 +119,6 @@ HEADER_SIZE = 8.0
 TEAL, TEAL_LIGHT, RUST, SAND = "#1f5f66", "#4f9aa1", "#a4502a", "#f6efe2"
 FIXED_DATE = (2024, 1, 1)
 
-# Game icons -> the same Unicode symbols make_pdf.py draws from ZapfDingbats (DejaVu Sans has them).
-ICONS = {
-    "fire": "\u273a", "ice": "\u2744", "air": "\u2708", "earth": "\u25b2", "light": "\u2737",
-    "dark": "\u25cf", "wild": "\u2739", "move": "\u2794", "attack": "\u2716", "range": "\u27b6",
-    "heal": "\u271a", "shield": "\u25c6", "xp": "\u2605", "spent": "\u27b2", "lost": "\u2716",
-    "loot": "\u272a",
-}  # fmt: skip
-ICON_RE = re.compile(r"\{([a-z]+)\}")
-KEYWORD_RE = re.compile(r"\*([^*]+)\*")  # a *key term* in a book's text
 # What a line-end hyphen may be read back as (pdfium marks Typst's line-end hyphens as 0x02 or
 # U+FFFE), and the hyphens written in words, which are compared away on both sides.
 HYPHENS = {"-", "\u2010", "\u2011", "\xad", "\x02", "\ufffe"}
@@ -133,9 +126,6 @@ QUOTES = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}
 
 
 # ---------------------------------------------------------------- text
-def plain_text(text: str) -> str:
-    """The text without icon tokens, whitespace collapsed (as make_pdf.plain_text)."""
-    return re.sub(r"\s+", " ", ICON_RE.sub("", text)).replace(" .", ".").replace(" ,", ",").strip()
 
 
 def curly(text: str) -> str:
@@ -366,13 +356,6 @@ def typeset(source: str, out: Path) -> None:
 
 
 # ---------------------------------------------------------------- reading the PDF back
-@dataclass
-class Char:
-    text: str
-    left: float  # its box's left and right edges, points from the page's left edge
-    right: float
-    y: float  # its baseline, points from the page's top edge
-    size: float  # font size in points
 
 
 def page_chars(tp, height: float) -> list[Char]:
@@ -392,18 +375,6 @@ def page_chars(tp, height: float) -> list[Char]:
         size = pdfium_c.FPDFText_GetFontSize(tp.raw, i)
         chars.append(Char(chr(code), left, right, height - oy.value, round(size, 2)))
     return chars
-
-
-def lines(chars: list[Char]) -> list[list[Char]]:
-    """Characters of one column in reading order: grouped into lines by their baselines (a new
-    line where the baseline drops by more than 3 pt), each line from left to right."""
-    out: list[list[Char]] = []
-    for c in sorted(chars, key=lambda c: c.y):
-        if out and c.y - out[-1][0].y <= 3:
-            out[-1].append(c)
-        else:
-            out.append([c])
-    return [sorted(line, key=lambda c: c.left) for line in out]
 
 
 def line_text(chars: list[Char]) -> str:
@@ -727,24 +698,6 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
     }
 
 
-def pdf_creator(out: Path) -> str:
-    """The Creator the PDF names (Typst writes its own version there)."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(out))
-    try:
-        return pdf.get_metadata_dict().get("Creator", "")
-    finally:
-        pdf.close()
-
-
-def write_truth(out: Path, truth: dict) -> dict:
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
-    )
-    return truth
-
-
 # ---------------------------------------------------------------- public API
 def build_typst_pdf(book: dict, out_pdf_path) -> dict:
     """Lay out a book given as a dict (the parsed YAML) with Typst; returns the ground truth
@@ -753,7 +706,7 @@ def build_typst_pdf(book: dict, out_pdf_path) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     typeset(book_typst(book), out)
     truth = build_truth(book, read_pages(out))
-    truth["engine"]["pdf_creator"] = pdf_creator(out)
+    truth["engine"]["pdf_creator"] = pdf_metadata(out)["pdf_creator"]
     return write_truth(out, truth)
 
 

@@ -95,7 +95,6 @@ the same bytes on every run.
 from __future__ import annotations
 
 import html
-import json
 import re
 import sys
 import unicodedata
@@ -103,6 +102,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pdf_truth.py, beside this file
+from pdf_truth import (
+    ICON_RE,
+    ICONS,
+    KEYWORD_RE,
+    Char,
+    band_text,
+    lines,
+    pdf_metadata,
+    plain_text,
+    write_truth,
+)  # noqa: E402
 
 WEASYPRINT_VERSION = "70.0"
 
@@ -131,24 +143,12 @@ PLUM, OCHRE, LEDE_INK, BOX_FILL, GREY = "#4b2147", "#b5720f", "#3a2437", "#e8edf
 FIXED_DATE = "2024-01-01T00:00:00Z"
 HYPHEN_CHAR = "\u2010"  # what WeasyPrint prints at the end of a hyphenated line
 
-# Game icons -> the same Unicode symbols make_pdf.py draws from ZapfDingbats (DejaVu Sans has them).
-ICONS = {
-    "fire": "\u273a", "ice": "\u2744", "air": "\u2708", "earth": "\u25b2", "light": "\u2737",
-    "dark": "\u25cf", "wild": "\u2739", "move": "\u2794", "attack": "\u2716", "range": "\u27b6",
-    "heal": "\u271a", "shield": "\u25c6", "xp": "\u2605", "spent": "\u27b2", "lost": "\u2716",
-    "loot": "\u272a",
-}  # fmt: skip
-ICON_RE = re.compile(r"\{([a-z]+)\}")
-KEYWORD_RE = re.compile(r"\*([^*]+)\*")  # a *key term* in a book's text
 # The hyphens written in words and the one WeasyPrint prints at a line end: compared away on both
 # sides (a soft hyphen too, should one ever be read back).
 HYPHENS = {"-", HYPHEN_CHAR, "\u2011", "\xad", "\x02", "\ufffe"}
 
 
 # ---------------------------------------------------------------- text
-def plain_text(text: str) -> str:
-    """The text without icon tokens, whitespace collapsed (as make_pdf.plain_text)."""
-    return re.sub(r"\s+", " ", ICON_RE.sub("", text)).replace(" .", ".").replace(" ,", ",").strip()
 
 
 def printed(text: str) -> str:
@@ -334,13 +334,6 @@ def lay_out(page_html: str, out: Path) -> None:
 
 
 # ---------------------------------------------------------------- reading the PDF back
-@dataclass
-class Char:
-    text: str
-    left: float  # its box's left and right edges, points from the page's left edge
-    right: float
-    y: float  # its baseline, points from the page's top edge
-    size: float  # font size in points
 
 
 def page_chars(tp, height: float) -> list[Char]:
@@ -362,18 +355,6 @@ def page_chars(tp, height: float) -> list[Char]:
     return chars
 
 
-def lines(chars: list[Char]) -> list[list[Char]]:
-    """Characters of one column in reading order: grouped into lines by their baselines (a new
-    line where the baseline drops by more than 3 pt), each line from left to right."""
-    out: list[list[Char]] = []
-    for c in sorted(chars, key=lambda c: c.y):
-        if out and c.y - out[-1][0].y <= 3:
-            out[-1].append(c)
-        else:
-            out.append([c])
-    return [sorted(line, key=lambda c: c.left) for line in out]
-
-
 def line_text(chars: list[Char]) -> str:
     """The squeezed text of some characters read line by line."""
     return "".join(squeeze(c.text) for line in lines(chars) for c in line)
@@ -390,12 +371,6 @@ class Page:
     bottom: list[Char]  # furniture under it
     head: str  # the header as pdfium reads it, whitespace collapsed
     foot: str  # the footer as pdfium reads it
-
-
-def band_text(tp, width: float, height: float, top: float, bottom: float) -> str:
-    """The text pdfium reads in a band across the page (`top` and `bottom` in points from the
-    page's top edge), whitespace collapsed."""
-    return re.sub(r"\s+", " ", tp.get_text_bounded(0, height - bottom, width, height - top)).strip()
 
 
 def reading_order(body: dict[int, list[Char]]) -> list[tuple[Char, int]]:
@@ -729,25 +704,6 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
         "page_headers": headers,
         "page_footers": footers,
     }
-
-
-def pdf_metadata(out: Path) -> dict:
-    """The Creator and Producer the PDF names."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(out))
-    try:
-        meta = pdf.get_metadata_dict()
-        return {"pdf_creator": meta.get("Creator", ""), "pdf_producer": meta.get("Producer", "")}
-    finally:
-        pdf.close()
-
-
-def write_truth(out: Path, truth: dict) -> dict:
-    out.with_suffix(".truth.json").write_text(
-        json.dumps(truth, indent=1, ensure_ascii=False) + "\n"
-    )
-    return truth
 
 
 # ---------------------------------------------------------------- public API
