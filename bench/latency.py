@@ -51,6 +51,7 @@ def in_process(engine, repetitions: int = 3) -> dict:
             "dense",
             "lexical",
             "card_signal",
+            "adapted",
             "candidates",
             "rerank",
             "collapse",
@@ -76,6 +77,7 @@ def in_process(engine, repetitions: int = 3) -> dict:
             bm25_keys,
             timed("card_signal", lambda: s.card_signal(question, allowed)),
             votes,
+            timed("adapted", lambda: s.adapted(question, allowed)),
         )
         candidates = timed("candidates", lambda: s.candidates(question, sig))
         ranked = timed("rerank", lambda: s.rerank(candidates))

@@ -319,6 +319,22 @@ class CardLookup:
         return scores
 
 
+def rule_card_names(archive: Archive, canonical: dict[str, str]) -> dict[str, set[str]]:
+    """Each rule's card names, folded (`canonical`: record id -> its rule): a card named in a
+    question is evidence that the ruling answers it only when the question is about that card
+    (see `name_share`)."""
+    out: dict[str, set[str]] = {}
+    for rid, rec in archive.records.items():
+        names = out.setdefault(canonical[rid], set())
+        for card in rec.cards:
+            names.update(
+                fold(n)
+                for n in (card.name, card.label, f"{card.of} {card.name}" if card.of else "")
+            )
+        names.discard("")
+    return out
+
+
 def name_share(names: Iterable[str], folded: str) -> float:
     """How much of a folded question is one of `names` (folded card names), 0..1: "item 225" or
     "chiling breth" are all card name; "how many cards does a Blinkblade hold?" names a class but

@@ -8,14 +8,17 @@ is needed only to fit them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from indexer.errors import Unavailable
+from indexer.files import write_atomic
 from indexer.paths import CALIBRATION_FILE
+from indexer.search.adapter import QuestionAdapter, adapter_path
 from indexer.search.results import (
     ANSWERS,
     CARD_LOOKUP,
@@ -41,7 +44,7 @@ from indexer.search.results import (
 RERANK_FEATURES = (
     "dense_text", "dense_keys", "computed_cites", "computed_case", "distinct",
     "keyless", "foreign", "keyless_dense", "keyless_bm25", "keyless_covered",
-    "keyless_distinct", "foreign_dense",
+    "keyless_distinct", "foreign_dense", "foreign_adapted",
 )  # fmt: skip
 #: For the best candidate: what the answer model weighs (`p_gap`: the reranker's margin over
 #: the runner-up).
@@ -57,20 +60,22 @@ ANSWER_FEATURES = (
 #: The features that tell an uncurated ruling apart: the ablation leaves them all out.
 UNCURATED_FEATURES = (
     "keyless", "foreign", "keyless_dense", "keyless_bm25", "keyless_covered",
-    "keyless_distinct", "foreign_dense", "p_gap",
+    "keyless_distinct", "foreign_dense", "foreign_adapted", "p_gap",
 )  # fmt: skip
 
 
 def with_uncurated_signals(feats: dict[str, float]) -> dict[str, float]:
     """A candidate's features with the signals as they weigh for an uncurated rule (each
     product is 0 for a curated one): its cosine, BM25, word coverage and distinct words when
-    keyless, its cosine when it has no text in the asker's language."""
+    keyless, its cosine (and the adapted question's) when it has no text in the asker's
+    language."""
     keyless, foreign = feats.get("keyless", 0.0), feats.get("foreign", 0.0)
     feats["keyless_dense"] = keyless * feats.get("dense_text", 0.0)
     feats["keyless_bm25"] = keyless * feats.get("bm25_text", 0.0)
     feats["keyless_covered"] = keyless * feats.get("covered", 0.0)
     feats["keyless_distinct"] = keyless * feats.get("distinct", 0.0)
     feats["foreign_dense"] = foreign * feats.get("dense_text", 0.0)
+    feats["foreign_adapted"] = foreign * feats.get("adapted", 0.0)
     return feats
 
 
@@ -121,9 +126,14 @@ class Calibration:
     model: str = ""  # the embedding model and backend they were fitted for
     backend: str = ""
     fitted_on: dict[str, Any] = field(default_factory=dict)
+    # The question adapter the reranker's `foreign_adapted` was fitted with (None: the
+    # feature is 0); saved in a file of its own beside the calibration (`save_calibration`).
+    adapter: QuestionAdapter | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(replace(self, adapter=None))
+        del out["adapter"]
+        return out
 
     @classmethod
     def neutral(cls) -> "Calibration":
@@ -172,14 +182,44 @@ class Calibration:
         )
 
 
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def save_calibration(calibration: Calibration, path: Path | None = None) -> None:
+    """The calibration as JSON at `path`, its adapter beside it (`adapter.adapter_path`),
+    named in the JSON by its checksum: the adapter is written first, so a reader never finds
+    a calibration naming an adapter that is not there yet."""
+    path = Path(path or CALIBRATION_FILE)
+    data = calibration.to_dict()
+    if calibration.adapter is not None:
+        calibration.adapter.save(adapter_path(path))
+        data["adapter_sha256"] = _sha256(adapter_path(path))
+    write_atomic(path, json.dumps(data, indent=1) + "\n", mode=0o644)
+
+
 def load_calibration(path: Path | None = None) -> Calibration:
-    """The saved calibration, or CalibrationError saying how to make one."""
+    """The saved calibration (with its adapter), or CalibrationError saying how to make one."""
     path = Path(path or CALIBRATION_FILE)
     try:
-        return Calibration.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        calibration = Calibration.from_dict(data)
     except FileNotFoundError:
         raise CalibrationError(f"no calibration at {path}; run `rulings calibrate`") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise CalibrationError(
             f"calibration at {path} is unreadable ({exc}); run `rulings calibrate`"
         ) from None
+    expected = data.get("adapter_sha256")
+    if not expected:
+        return calibration
+    adapter_file = adapter_path(path)
+    try:
+        if _sha256(adapter_file) != expected:
+            raise ValueError("it is not the adapter this calibration was fitted with")
+        adapter = QuestionAdapter.load(adapter_file)
+    except (OSError, ValueError) as exc:
+        raise CalibrationError(
+            f"question adapter at {adapter_file} is unusable ({exc}); run `rulings calibrate`"
+        ) from None
+    return replace(calibration, adapter=adapter)

@@ -56,6 +56,8 @@ class Signals:
     bm25_keys: Mapping[str, float] = field(default_factory=dict)
     card: dict[str, float] = field(default_factory=dict)
     key_votes: dict[str, float] = field(default_factory=dict)
+    # Each uncurated (keyless) rule's best cosine with the adapted question (search.adapter).
+    adapted: Mapping[str, float] = field(default_factory=dict)
 
     def all(self) -> tuple[Mapping[str, float], ...]:
         return (self.dense, self.dense_keys, self.bm25, self.bm25_keys, self.card)

@@ -10,8 +10,8 @@ answers (``indexer.search.calibration``, fitted by ``indexer.search.fit``). Cand
 are filtered by game; linked editions are one candidate, shown in the asker's edition.
 
 ``Searcher.search`` runs named stages, each a method the bench times on its own:
-``analyse`` -> ``dense`` / ``lexical`` / ``card_signal`` -> ``candidates`` -> ``rerank`` ->
-``collapse`` -> ``decide``.
+``analyse`` -> ``dense`` / ``lexical`` / ``card_signal`` / ``adapted`` -> ``candidates`` ->
+``rerank`` -> ``collapse`` -> ``decide``.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from indexer.archive.cards import name_share
+from indexer.archive.cards import name_share, rule_card_names
 from indexer.archive.schema import Archive
 from indexer.model.embedder import Embedder, encode_queries
+from indexer.search.adapter import UncuratedRows
 from indexer.search.bm25 import build_bm25
 from indexer.search.calibration import (
     Calibration,
@@ -40,7 +41,6 @@ from indexer.search.results import CASE_KINDS, Candidate, Hit, SearchResult, Sig
 from indexer.search.rulescores import RowGroups, RowLanguages, RuleScores, per_rule, scores_of
 from indexer.search.rulescores import best as _best
 from indexer.search.rulescores import top as _top
-from indexer.text import fold
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ class Searcher:
         self.vocabulary = RuleVocabulary(
             archive, self._canonical, with_keys=use_keys, saved=index.record_words
         )
-        self._card_names = self._rule_card_names(archive)
+        self._card_names = rule_card_names(archive, self._canonical)
         self._of_game = {
             game: frozenset(
                 self._canonical[r] for r, rec in archive.records.items() if rec.game == game
@@ -148,6 +148,11 @@ class Searcher:
         self._keyless_ix = np.array(
             sorted(self._rule_number[r] for r in self._keyless), dtype=np.int64
         )
+        self._uncurated_rows = UncuratedRows(
+            self.calibration.adapter, index.vectors,
+            np.isin(self._row_rule_ix, self._keyless_ix) & ~self._row_is_key,
+            self._row_rule_ix, self._rules, self._rule_number,
+        )  # fmt: skip
 
     def _bm25_models(
         self, archive: Archive, index: VectorIndex
@@ -166,20 +171,6 @@ class Searcher:
                 bm25 = build_bm25(archive, index.passages, kind) if len(rows) else None
             models[kind] = (bm25, self._row_rule_ix[rows])
         return models
-
-    def _rule_card_names(self, archive: Archive) -> dict[str, set[str]]:
-        """Each rule's card names, folded: a card named in a question is evidence that the
-        ruling answers it only when the question is about that card (see `card_about`)."""
-        out: dict[str, set[str]] = {}
-        for rid, rec in archive.records.items():
-            names = out.setdefault(self._canonical[rid], set())
-            for card in rec.cards:
-                names.update(
-                    fold(n)
-                    for n in (card.name, card.label, f"{card.of} {card.name}" if card.of else "")
-                )
-            names.discard("")
-        return out
 
     # -- the stages ------------------------------------------------------------------------
     def analyse(self, question: str, **given: str | None) -> Question:
@@ -314,6 +305,14 @@ class Searcher:
             found.append(out)
         return found[0], found[1]
 
+    def adapted(self, q: Question, allowed: frozenset[str]) -> Mapping[str, float]:
+        """Per uncurated (keyless) rule: its texts' best cosine with the adapted question."""
+        if not self._uncurated_rows:  # none, or no adapter for these vectors
+            return {}
+        # The question's vector again: the embedder's cache holds it from `dense`.
+        vector = encode_queries(self.embedder, [q.body])[0]
+        return self._uncurated_rows.best(vector, self._allowed_mask(allowed))
+
     def card_signal(self, q: Question, allowed: frozenset[str]) -> dict[str, float]:
         """The rules about the cards the question names."""
         out: dict[str, float] = {}
@@ -328,7 +327,8 @@ class Searcher:
         allowed = self.allowed(q)
         text, keys, votes = self.dense(q, allowed)
         bm25, bm25_keys = self.lexical(q, allowed)
-        return Signals(text, keys, bm25, bm25_keys, self.card_signal(q, allowed), votes)
+        adapted = self.adapted(q, allowed)
+        return Signals(text, keys, bm25, bm25_keys, self.card_signal(q, allowed), votes, adapted)
 
     def candidates(
         self, q: Question, sig: Signals, cited: frozenset[str] = frozenset()
@@ -355,9 +355,9 @@ class Searcher:
         }
         # The pool's scores of each signal, looked up at once (one by one, a lookup in arrays
         # costs more than the feature it gives).
-        dense, dense_keys, bm25, bm25_keys = (
+        dense, dense_keys, bm25, bm25_keys, adapted = (
             scores_of(scores, pool)
-            for scores in (sig.dense, sig.dense_keys, sig.bm25, sig.bm25_keys)
+            for scores in (sig.dense, sig.dense_keys, sig.bm25, sig.bm25_keys, sig.adapted)
         )
         # The rival a candidate must be told apart from: the nearest other rule in meaning.
         nearest = sorted(pool, key=lambda r: (-(dense.get(r, 0.0) + dense_keys.get(r, 0.0)), r))
@@ -387,6 +387,7 @@ class Searcher:
                         # Not curated yet: no search keys, no text in the asker's language.
                         "keyless": float(rid in self._keyless),
                         "foreign": float(self._languages.lacks(self._rule_number[rid], q.lang)),
+                        "adapted": adapted.get(rid, 0.0),
                     }),
             ))  # fmt: skip
         return out

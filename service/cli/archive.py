@@ -259,6 +259,7 @@ def calibrate(ctx, questions, folds, out, report, books, no_books, as_json):
     """
     from indexer.files import write_atomic
     from indexer.paths import CALIBRATION_FILE, DEFAULT_BOOKS, DEFAULT_QUESTION_SETS, REPO_ROOT
+    from indexer.search.calibration import save_calibration
     from indexer.search.evaluate import load_questions
     from indexer.search.fit.calibrate import calibrate_all
     from service.computed import cited_by_questions
@@ -273,7 +274,7 @@ def calibrate(ctx, questions, folds, out, report, books, no_books, as_json):
     cited = cited_by_questions(searcher, texts + [q.q for b in rulebooks for q in b.questions])
     fitted, figures = calibrate_all(searcher, sets, rulebooks, cited=cited, k=folds)
     figures["real_use"] = real_use_note(real, figures)
-    write_atomic(out or CALIBRATION_FILE, json.dumps(fitted.to_dict(), indent=1) + "\n")
+    save_calibration(fitted, out or CALIBRATION_FILE)
     write_atomic(report, json.dumps(figures, indent=1, ensure_ascii=False) + "\n")
 
     def human(d: dict) -> str:

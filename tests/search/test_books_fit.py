@@ -110,14 +110,19 @@ def test_the_shipped_fit_weighs_what_tells_an_uncurated_ruling_apart():
 @pytest.mark.slow
 def test_a_book_imported_alone_is_found_by_its_own_questions(engine, tmp_path):
     """A real book, imported alone with the real model, asked its English questions through
-    the real searcher: its paragraphs are uncurated candidates, and most questions rank their
-    own paragraph first."""
+    the real searcher with the shipped question adapter (which saw this book: plumbing, not a
+    held-out figure): its paragraphs are uncurated candidates scored with the adapted question,
+    the curated ones without, and most questions rank their own paragraph first."""
     from indexer.search.fit.books import collect_books, read_books
 
     book = next(b for b in read_books(DEFAULT_BOOKS) if b.name == "twentysecond")
     book = type(book)(book.name, book.game, book.document, book.keys,
                       tuple(q for q in book.questions if q.lang == "en"))  # fmt: skip
-    (rows,) = collect_books(engine.searcher, [book], [], {}, tmp_path / "index")
+    adapter = engine.searcher.calibration.adapter
+    assert adapter is not None  # the shipped fit weighs `foreign_adapted`
+    (rows,) = collect_books(
+        engine.searcher, [book], [], {}, tmp_path / "index", {book.name: adapter}
+    )
     assert len(rows.questions) == len(book.questions) and rows.curated == []
     first = 0
     for row in rows.questions:
@@ -126,6 +131,8 @@ def test_a_book_imported_alone_is_found_by_its_own_questions(engine, tmp_path):
         assert all(
             f["keyless"] == 1.0 for rid, _, f in row.candidates if rid in row.question.expect
         )
+        for _, _, f in row.candidates:
+            assert (f["adapted"] != 0.0) == (f["keyless"] == 1.0), f
         order = engine.searcher.calibration.rank([(rid, f) for rid, _, f in row.candidates])
         first += order[0][0] in row.question.expect
     assert first >= 0.6 * len(rows.questions), first

@@ -22,7 +22,7 @@ import logging
 import re
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -30,6 +30,7 @@ import yaml
 from indexer.archive.schema import Archive
 from indexer.archive.sources.document import SECTION_SEPARATOR, Block, Document
 from indexer.archive.sources.documents import document_records
+from indexer.search.adapter import QuestionAdapter
 from indexer.search.calibration import Calibration
 from indexer.search.evaluate import LabelledQuestion
 from indexer.search.fit.models import SEED, Row, Withheld, collect, fit, folds, measure
@@ -109,10 +110,12 @@ def read_books(folder: Path) -> list[Book]:
     return [book for book in books if book.questions]
 
 
-def with_book(searcher: Searcher, book: Book, folder: Path) -> tuple[Searcher, dict[str, str]]:
+def with_book(
+    searcher: Searcher, book: Book, folder: Path, calibration: Calibration | None = None
+) -> tuple[Searcher, dict[str, str]]:
     """A searcher over the archive with `book` imported (uncurated, in English), its index
-    built in `folder` from a copy of the searcher's (only the book's rulings are embedded);
-    and each block key -> its record's id."""
+    built in `folder` from a copy of the searcher's (only the book's rulings are embedded),
+    with `calibration` (the searcher's by default); and each block key -> its record's id."""
     archive = searcher.archive
     records = document_records(
         book.document, archive, game=book.game, lang="en", title=None, source=f"{book.name}.txt"
@@ -138,7 +141,7 @@ def with_book(searcher: Searcher, book: Book, folder: Path) -> tuple[Searcher, d
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(searcher.index.path, folder)
     index, _ = build_index(grown, searcher.embedder, folder, show_progress=False)
-    return Searcher(grown, index, searcher.embedder, searcher.calibration), ids
+    return Searcher(grown, index, searcher.embedder, calibration or searcher.calibration), ids
 
 
 def collect_books(
@@ -147,12 +150,18 @@ def collect_books(
     curated: list[LabelledQuestion],
     cited: Mapping[str, frozenset[str]],
     folder: Path,
+    adapters: Mapping[str, QuestionAdapter] | None = None,
 ) -> list[BookRows]:
-    """Each book imported alone, and its rows (see `BookRows`)."""
+    """Each book imported alone, and its rows (see `BookRows`). `adapters`: book name -> the
+    question adapter its rows are scored with (one fitted without the book's fold: the
+    reranker learns the `foreign_adapted` of books the adapter never saw)."""
     answerable = [q for q in curated if q.expect]
     out = []
     for book in books:
-        grown, ids = with_book(searcher, book, folder)
+        # Never the saved fit's adapter: it has seen every book.
+        adapter = adapters[book.name] if adapters is not None else None
+        calibration = replace(searcher.calibration, adapter=adapter)
+        grown, ids = with_book(searcher, book, folder, calibration)
         asked = [
             LabelledQuestion(
                 q.q, q.lang, q.game, tuple(sorted({ids[k] for k in q.expect if k in ids}))
@@ -181,7 +190,7 @@ def fit_with_books(
     return fit(rows, extra=[r for b in books for r in b.questions] + curated_with)
 
 
-def book_folds(books: list[BookRows], k: int = BOOK_FOLDS) -> dict[str, int]:
+def book_folds(books: list[BookRows] | list[Book], k: int = BOOK_FOLDS) -> dict[str, int]:
     """A fold per book: in turn, by name."""
     return {name: i % k for i, name in enumerate(sorted(b.name for b in books))}
 

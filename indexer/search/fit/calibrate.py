@@ -11,6 +11,7 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,11 @@ from indexer.search.calibration import (
     Calibration,
 )
 from indexer.search.evaluate import LabelledQuestion
+from indexer.search.fit.adapter import AdapterData, embed_adapter_data, fit_adapter
 from indexer.search.fit.books import (
     Book,
     BookRows,
+    book_folds,
     collect_books,
     cross_validate_with_books,
     fit_with_books,
@@ -61,14 +64,20 @@ def withheld_archive(
     return Archive(archive.root, records, archive.games, archive.other_games), frozenset(chosen)
 
 
-def withheld_searcher(searcher: Searcher, folder: Path) -> tuple[Searcher, frozenset[str]]:
+def withheld_searcher(
+    searcher: Searcher, folder: Path, adapt: AdapterData | None = None
+) -> tuple[Searcher, frozenset[str]]:
     """A searcher over `withheld_archive`, its index built in `folder` from a copy of the
-    searcher's (only the withheld rulings are embedded again)."""
+    searcher's (only the withheld rulings are embedded again); with `adapt`, its question
+    adapter fitted without the withheld rulings' keys."""
     archive, chosen = withheld_archive(searcher.archive)
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(searcher.index.path, folder)
     index, _ = build_index(archive, searcher.embedder, folder, show_progress=False)
-    return Searcher(archive, index, searcher.embedder, searcher.calibration), chosen
+    # Never the saved fit's adapter: it was fitted on the withheld rulings' keys.
+    adapter = fit_adapter(adapt, without_rulings=chosen) if adapt is not None else None
+    calibration = replace(searcher.calibration, adapter=adapter)
+    return Searcher(archive, index, searcher.embedder, calibration), chosen
 
 
 def _without(features: tuple[str, ...], *names: str) -> tuple[str, ...]:
@@ -216,10 +225,22 @@ def calibrate_all(
     `cited`: every question's computation's citations, the books' questions' too."""
     keyless = Searcher(searcher.archive, searcher.index, searcher.embedder, use_keys=False)
     curated = [item for items in question_sets.values() for item in items]
+    adapt, adapters, adapter = None, None, None
+    if books:
+        # The question adapter: one per book fold, fitted without that fold's books, for the
+        # rows the reranker learns from (`collect_books`); one on every book, shipped.
+        adapt = embed_adapter_data(searcher.embedder, books, searcher.archive)
+        fold_of = book_folds(books)
+        by_fold = {
+            f: fit_adapter(adapt, [b.name for b in books if fold_of[b.name] != f])
+            for f in sorted(set(fold_of.values()))
+        }
+        adapters = {name: by_fold[f] for name, f in fold_of.items()}
+        adapter = fit_adapter(adapt)
     with tempfile.TemporaryDirectory(prefix="rulings-calibrate-") as folder:
-        withheld = withheld_searcher(searcher, Path(folder) / "index")
-        book_rows = collect_books(searcher, books, curated, cited, Path(folder) / "books")
-        return calibrate(
+        withheld = withheld_searcher(searcher, Path(folder) / "index", adapt)
+        book_rows = collect_books(searcher, books, curated, cited, Path(folder) / "books", adapters)
+        final, report = calibrate(
             searcher,
             question_sets,
             cited=cited,
@@ -228,3 +249,5 @@ def calibrate_all(
             withheld=withheld,
             books=book_rows,
         )
+    # Saved with the fit: the reranker weighs `foreign_adapted` as this adapter moves questions.
+    return replace(final, adapter=adapter), report
