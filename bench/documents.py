@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -35,11 +36,13 @@ from indexer.archive.sources.documents import import_document
 from indexer.archive.sources.pdf import read_pdf
 from indexer.files import write_atomic
 from indexer.model.embedder import Embedder, load_embedder
-from indexer.paths import DEFAULT_QUESTION_SETS
+from indexer.paths import DEFAULT_BOOKS, DEFAULT_QUESTION_SETS
 from indexer.search.evaluate import LabelledQuestion, load_questions
-from indexer.search.fit.books import BookRows, cross_validate_with_books
+from indexer.search.fit.adapter import fold_adapters
+from indexer.search.fit.books import BookRows, cross_validate_with_books, read_books
 from indexer.search.fit.models import collect
 from indexer.search.index import build_index
+from indexer.search.searcher import Searcher
 from service.computed import cited_by_questions
 from service.engine import Engine, EngineConfig
 from service.evidence import build_sentence_cache, sentence_cache_path
@@ -128,6 +131,9 @@ def _ask_each_book_alone(embedder: Embedder, work: Path) -> tuple[dict, dict]:
     cited = cited_by_questions(plain, texts)  # the checker cites curated rulings alone
     curated_rows = [r for name, items in sets.items() for r in collect(plain, items, name, cited)]
     answerable = [q for q in curated if q.expect]
+    # The held-out rows are scored with a question adapter that never saw their book (the
+    # shipped one saw every book), fitted on the books' own text as `rulings calibrate` does.
+    _, adapters, _ = fold_adapters(embedder, read_books(DEFAULT_BOOKS), plain.archive)
     book_rows = []
     for name in book_names():
         shutil.rmtree(root, ignore_errors=True)
@@ -136,6 +142,9 @@ def _ask_each_book_alone(embedder: Embedder, work: Path) -> tuple[dict, dict]:
         build_index(load_archive(root), embedder, index, show_progress=False)
         engine = Engine(EngineConfig(archive_dir=root, index_dir=index))
         asked = _ask_books(engine, {(name, key): rid for key, rid in keys.items()}, book=name)
+        shipped = engine.searcher
+        unseen = replace(shipped.calibration, adapter=adapters[name])
+        held_out = Searcher(shipped.archive, shipped.index, shipped.embedder, unseen)
         for lang, got in asked.items():
             rows[lang] += got
         questions = [
@@ -146,8 +155,8 @@ def _ask_each_book_alone(embedder: Embedder, work: Path) -> tuple[dict, dict]:
         book_rows.append(
             BookRows(
                 name,
-                collect(engine.searcher, questions, name, cited),
-                collect(engine.searcher, answerable, f"curated with {name}", cited),
+                collect(held_out, questions, name, cited),
+                collect(held_out, answerable, f"curated with {name}", cited),
             )
         )
     return _per_language(rows), _held_out(curated_rows, book_rows)

@@ -129,3 +129,30 @@ def test_uncurated_rows_give_each_rule_its_best_moved_cosine_even_below_zero():
     assert (
         len(other) == 0 and len(UncuratedRows(None, vectors, chosen, row_rule, rules, number)) == 0
     )
+
+
+def test_each_book_is_scored_with_an_adapter_fitted_without_its_fold(
+    monkeypatch, fake_embedder, archive
+):
+    """A spy on the fit: the adapter a book's rows are scored with (`fold_adapters`) was
+    fitted on the other folds' books only, and the shipped one on every book."""
+    from indexer.paths import DEFAULT_BOOKS
+    from indexer.search.fit import adapter as fit_module
+    from indexer.search.fit.books import BOOK_FOLDS, book_folds, read_books
+
+    seen: dict[int, object] = {}
+
+    def spy(data, books=None, **_):
+        made = QuestionAdapter(np.zeros((2, 2), np.float32))
+        seen[id(made)] = None if books is None else frozenset(books)
+        return made
+
+    monkeypatch.setattr(fit_module, "fit_adapter", spy)
+    books = read_books(DEFAULT_BOOKS)
+    _, adapters, shipped = fit_module.fold_adapters(fake_embedder, books, archive)
+    fold_of = book_folds(books)
+    assert seen[id(shipped)] is None and len(seen) == BOOK_FOLDS + 1
+    for name, adapter in adapters.items():
+        fitted_on = seen[id(adapter)]
+        assert fitted_on and name not in fitted_on
+        assert fitted_on == {b.name for b in books if fold_of[b.name] != fold_of[name]}

@@ -26,7 +26,7 @@ import numpy as np
 from indexer.archive.schema import Archive
 from indexer.model.embedder import Embedder, encode_passages, encode_queries
 from indexer.search.adapter import QuestionAdapter
-from indexer.search.fit.books import Book
+from indexer.search.fit.books import Book, book_folds
 
 log = logging.getLogger(__name__)
 
@@ -144,3 +144,18 @@ def fit_adapter(
         loss.backward()
         optimiser.step()
     return QuestionAdapter(matrix.detach().numpy().astype(np.float32))
+
+
+def fold_adapters(
+    embedder: Embedder, books: list[Book], archive: Archive
+) -> tuple[AdapterData, dict[str, QuestionAdapter], QuestionAdapter]:
+    """The fit's adapters: one per book fold, fitted without that fold's books (book name ->
+    its fold's, for the rows the reranker learns from and the held-out figures), and one on
+    every book (shipped); with the data they were fitted on."""
+    data = embed_adapter_data(embedder, books, archive)
+    fold_of = book_folds(books)
+    by_fold = {
+        f: fit_adapter(data, [b.name for b in books if fold_of[b.name] != f])
+        for f in sorted(set(fold_of.values()))
+    }
+    return data, {name: by_fold[f] for name, f in fold_of.items()}, fit_adapter(data)

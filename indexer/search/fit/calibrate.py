@@ -23,11 +23,10 @@ from indexer.search.calibration import (
     Calibration,
 )
 from indexer.search.evaluate import LabelledQuestion
-from indexer.search.fit.adapter import AdapterData, embed_adapter_data, fit_adapter
+from indexer.search.fit.adapter import AdapterData, fit_adapter, fold_adapters
 from indexer.search.fit.books import (
     Book,
     BookRows,
-    book_folds,
     collect_books,
     cross_validate_with_books,
     fit_with_books,
@@ -229,14 +228,7 @@ def calibrate_all(
     if books:
         # The question adapter: one per book fold, fitted without that fold's books, for the
         # rows the reranker learns from (`collect_books`); one on every book, shipped.
-        adapt = embed_adapter_data(searcher.embedder, books, searcher.archive)
-        fold_of = book_folds(books)
-        by_fold = {
-            f: fit_adapter(adapt, [b.name for b in books if fold_of[b.name] != f])
-            for f in sorted(set(fold_of.values()))
-        }
-        adapters = {name: by_fold[f] for name, f in fold_of.items()}
-        adapter = fit_adapter(adapt)
+        adapt, adapters, adapter = fold_adapters(searcher.embedder, books, searcher.archive)
     with tempfile.TemporaryDirectory(prefix="rulings-calibrate-") as folder:
         withheld = withheld_searcher(searcher, Path(folder) / "index", adapt)
         book_rows = collect_books(searcher, books, curated, cited, Path(folder) / "books", adapters)
