@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -29,6 +30,8 @@ from indexer.search.results import (
     OTHER_GAME,
     Candidate,
 )
+
+log = logging.getLogger(__name__)
 
 # Every candidate carries more features than these (BM25, card match, word coverage, the
 # rival's distinct words, key votes): the bench's ablation measures each on held-out folds,
@@ -223,3 +226,14 @@ def load_calibration(path: Path | None = None) -> Calibration:
             f"question adapter at {adapter_file} is unusable ({exc}); run `rulings calibrate`"
         ) from None
     return replace(calibration, adapter=adapter)
+
+
+def saved_or_neutral_calibration() -> Calibration:
+    """The saved calibration or, before the first `rulings calibrate` (or with its file
+    removed), the neutral one: rank by meaning, answer always, and say so in the log (the
+    figures in the bench report come from a fitted one)."""
+    try:
+        return load_calibration()
+    except CalibrationError as exc:
+        log.warning("%s; ranking by cosine and never declining", exc.message)
+        return Calibration.neutral()

@@ -29,8 +29,7 @@ from indexer.search.adapter import UncuratedRows
 from indexer.search.bm25 import build_bm25
 from indexer.search.calibration import (
     Calibration,
-    CalibrationError,
-    load_calibration,
+    saved_or_neutral_calibration,
     with_uncurated_signals,
 )
 from indexer.search.coverage import RuleVocabulary
@@ -47,16 +46,6 @@ log = logging.getLogger(__name__)
 DENSE_CANDIDATES = 400
 CANDIDATES_PER_SIGNAL = 8
 KEY_NEIGHBOURS = 10
-
-
-def _saved_calibration() -> Calibration:
-    try:
-        return load_calibration()
-    except CalibrationError as exc:
-        # Before the first `rulings calibrate` (or with its file removed): rank by meaning,
-        # answer always, and say so; the figures in the bench report come from a fitted one.
-        log.warning("%s; ranking by cosine and never declining", exc.message)
-        return Calibration.neutral()
 
 
 class Searcher:
@@ -76,7 +65,7 @@ class Searcher:
         self.archive = archive
         self.index = index
         self.embedder = embedder
-        self.calibration = calibration or _saved_calibration()
+        self.calibration = calibration or saved_or_neutral_calibration()
         built = (index.manifest.get("model"), index.manifest.get("backend"))
         fitted = (self.calibration.model, self.calibration.backend)
         if fitted[0] and fitted != built:
@@ -202,13 +191,20 @@ class Searcher:
                 self._allowed_masks[allowed] = mask
         return mask
 
+    def question_vector(self, q: Question) -> np.ndarray:
+        """The question's embedding, shape (1, dim): computed once per ask and handed to the
+        stages that need it (the embedder's cache may be off)."""
+        return encode_queries(self.embedder, [q.body])
+
     def dense(
-        self, q: Question, allowed: frozenset[str]
+        self, q: Question, allowed: frozenset[str], qvec: np.ndarray | None = None
     ) -> tuple[Mapping[str, float], Mapping[str, float], dict[str, float]]:
-        """Per rule, from one embedding of the question: the best cosine over its texts, the
-        best over its search keys, and its share of the question's KEY_NEIGHBOURS nearest keys
-        (a question like the ones a ruling answers finds several of that ruling's keys)."""
-        qvec = encode_queries(self.embedder, [q.body])
+        """Per rule, from one embedding of the question (`qvec`, else embedded here): the best
+        cosine over its texts, the best over its search keys, and its share of the question's
+        KEY_NEIGHBOURS nearest keys (a question like the ones a ruling answers finds several of
+        that ruling's keys)."""
+        if qvec is None:
+            qvec = self.question_vector(q)
         if self._row_groups is not None:
             # A flat index is scanned whole anyway: every row is scored, in row order.
             scores = self.index.all_scores(qvec[0])
@@ -305,13 +301,16 @@ class Searcher:
             found.append(out)
         return found[0], found[1]
 
-    def adapted(self, q: Question, allowed: frozenset[str]) -> Mapping[str, float]:
-        """Per uncurated (keyless) rule: its texts' best cosine with the adapted question."""
+    def adapted(
+        self, q: Question, allowed: frozenset[str], qvec: np.ndarray | None = None
+    ) -> Mapping[str, float]:
+        """Per uncurated (keyless) rule: its texts' best cosine with the adapted question
+        (`qvec`, else embedded here)."""
         if not self._uncurated_rows:  # none, or no adapter for these vectors
             return {}
-        # The question's vector again: the embedder's cache holds it from `dense`.
-        vector = encode_queries(self.embedder, [q.body])[0]
-        return self._uncurated_rows.best(vector, self._allowed_mask(allowed))
+        if qvec is None:
+            qvec = self.question_vector(q)
+        return self._uncurated_rows.best(qvec[0], self._allowed_mask(allowed))
 
     def card_signal(self, q: Question, allowed: frozenset[str]) -> dict[str, float]:
         """The rules about the cards the question names."""
@@ -325,9 +324,10 @@ class Searcher:
     def signals(self, q: Question) -> Signals:
         """Raw per-rule scores of each signal, over the question's candidates only."""
         allowed = self.allowed(q)
-        text, keys, votes = self.dense(q, allowed)
+        qvec = self.question_vector(q)
+        text, keys, votes = self.dense(q, allowed, qvec)
         bm25, bm25_keys = self.lexical(q, allowed)
-        adapted = self.adapted(q, allowed)
+        adapted = self.adapted(q, allowed, qvec)
         return Signals(text, keys, bm25, bm25_keys, self.card_signal(q, allowed), votes, adapted)
 
     def candidates(

@@ -156,3 +156,30 @@ def test_each_book_is_scored_with_an_adapter_fitted_without_its_fold(
         fitted_on = seen[id(adapter)]
         assert fitted_on and name not in fitted_on
         assert fitted_on == {b.name for b in books if fold_of[b.name] != fold_of[name]}
+
+
+def test_one_ask_embeds_the_question_once_with_the_cache_off(fake_engine, tmp_path):
+    """`dense` and `adapted` share the question's one vector: with no query cache (a setting
+    can turn it off) a second embedding would double the model's time per ask."""
+    from indexer.paths import DEFAULT_BOOKS
+    from indexer.search.fit.books import read_books, with_book
+
+    searcher = fake_engine.searcher
+    dim = searcher.embedder.dimension
+    calibration = replace(
+        searcher.calibration, adapter=QuestionAdapter(np.zeros((dim, dim), np.float32))
+    )
+    grown, _ = with_book(searcher, read_books(DEFAULT_BOOKS)[0], tmp_path / "index", calibration)
+    calls: list[int] = []
+
+    class Counting:
+        name, dimension, backend = searcher.embedder.name, dim, searcher.embedder.backend
+
+        def encode(self, texts, **kw):
+            calls.append(len(texts))
+            return searcher.embedder.encode(texts, **kw)
+
+    grown.embedder = Counting()
+    signals = grown.signals(grown.analyse("What happens when a monster is poisoned?"))
+    assert signals.adapted, "the grown archive's imported rulings are scored by the adapter"
+    assert calls == [1]
