@@ -193,6 +193,19 @@ def test_a_markdown_page_imports_with_its_headings_as_sections(runner, tmp_path,
     )
 
 
+@pytest.mark.parametrize("game, warned", [("GH", True), ("FH", False)])
+def test_a_title_naming_another_game_is_warned_about(runner, tmp_path, archive_copy, game, warned):
+    """ "Our Table's Frosthaven FAQ" under --game GH would file every record under Gloomhaven,
+    where a Frosthaven question never looks: the import says so (and still obeys)."""
+    page = tmp_path / "table-faq.md"
+    page.write_text(MARKDOWN, encoding="utf-8")
+    args = ["--archive", str(archive_copy), "import", str(page), "--game", game, "--dry-run"]
+    out = runner.invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    warning = 'the title "Our Table\'s Frosthaven FAQ" names Frosthaven, not Gloomhaven'
+    assert (warning in out.output) is warned, out.output
+
+
 @pytest.mark.parametrize("args, message", [
     (["--dry-run"], "give the game of the document: --game"),
     (["--game", "FH", "--pages", "9-3"], "--pages '9-3' is not a page range such as 3-40"),

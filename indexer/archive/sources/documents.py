@@ -13,6 +13,7 @@ them) until someone adds our translations and search keys.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from indexer.archive.sources.pdf import read_pdf
 from indexer.archive.write import record_path, write_record
 from indexer.files import write_atomic
 from indexer.language import LANGUAGES, Lang, detect_language
+from indexer.text import fold
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +154,8 @@ def import_document(
     if fragmented and not (dry_run or force):
         raise SourceImportError(f"{fragmented}; nothing written (--force writes it all the same)")
     result.warnings += [fragmented] if fragmented else []
+    other_game = _title_names_another_game(title or doc.title, archive, game)
+    result.warnings += [other_game] if other_game else []
     result.records = document_records(
         doc, archive, game=game, lang=cast(Lang, lang), title=title, source=source
     )
@@ -164,6 +168,21 @@ def import_document(
         for rid in result.removed:
             record_path(rid, archive.root).unlink(missing_ok=True)
     return result
+
+
+def _title_names_another_game(title: str | None, archive: Archive, game: str) -> str | None:
+    """A warning when the title names another game of the archive and not `game` (a slip of
+    `--game` files every record under the wrong game, where its questions never look)."""
+    folded = fold(title or "")
+    named = {
+        gid
+        for name, gid in archive.game_names().items()
+        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded)
+    }
+    if not named or game in named:
+        return None
+    names = ", ".join(sorted(archive.games[g].name for g in named))
+    return f"the title {title!r} names {names}, not {archive.games[game].name}: is --game right?"
 
 
 def _fragmented(doc: Document) -> str | None:
