@@ -330,30 +330,44 @@ def http(
     proc, url, cold = start_server(index_dir)
     counter = iter(range(10**9))
     fresh = lambda n: [distinct(base[i % len(base)], next(counter)) for i in range(n)]
-    try:
-        log(f"http: cold start to first answer {cold:.2f}s")
-        asyncio.run(_load(url, fresh(16), 4))  # warm-up: every worker answers once or more
-        results = []
-        for clients in levels:
-            res = asyncio.run(
+
+    def loaded(url: str) -> list[dict]:
+        """A warm-up (every worker answers once or more), then each level of clients."""
+        asyncio.run(_load(url, fresh(16), 4))
+        return [
+            asyncio.run(
                 _load(url, fresh(requests_per_level), clients, duration_s=max_seconds_per_level)
             )
+            for clients in levels
+        ]
+
+    try:
+        log(f"http: cold start to first answer {cold:.2f}s")
+        results = loaded(url)
+        for res in results:
             log(
-                f"http {clients} clients: {res['throughput_rps']} rps p50 {res['latency_ms']['p50']} "
-                f"p99 {res['latency_ms']['p99']} errors {res['errors']}"
+                f"http {res['clients']} clients: {res['throughput_rps']} rps "
+                f"p50 {res['latency_ms']['p50']} p99 {res['latency_ms']['p99']} "
+                f"errors {res['errors']}"
             )
-            results.append(res)
         memory = serving_memory(proc.pid)
         cache = cache_effect(url, fresh(60))
     finally:
         stop_server(proc)
-    # A single start is one sample of a noisy figure: two more starts, the median reported.
-    colds = [cold]
+    # A single start is one sample of noisy figures: the cold start and the memory after the
+    # same load (which pages of the memory-mapped model are resident moves it by tens of MB
+    # from start to start) are taken from two more starts too, the median reported.
+    colds, memories = [cold], [memory["pss_mb_sum"]]
     for _ in range(2):
-        again, _, seconds = start_server(index_dir)
-        stop_server(again)
+        again, again_url, seconds = start_server(index_dir)
+        try:
+            loaded(again_url)
+            memories.append(serving_memory(again.pid)["pss_mb_sum"])
+        finally:
+            stop_server(again)
         colds.append(seconds)
     cold = sorted(colds)[1]
+    log(f"http: serving memory after the load, PSS {memories} MB")
     at8 = next((r for r in results if r["clients"] == 8), None)
     ratio = round(at8["latency_ms"]["p99"] / bare["best_p50"], 2) if at8 else None
     # The design's floor here: 8 clients each waiting on one forward pass, the cores running
@@ -380,6 +394,8 @@ def http(
         "floor_ratio_at_8": round(floor_ms / bare["best_p50"], 2),
         "target_met": bool(ratio is not None and ratio <= 2.5 and at8["errors"] == 0),
         "memory": memory,
+        "memory_pss_mb_runs": memories,
+        "memory_pss_mb_median": sorted(memories)[len(memories) // 2],
         "target_memory_mb": 600,
         "cache": cache,
         "note": f"client and server share the machine's {os.cpu_count()} cores (loopback); "
@@ -392,6 +408,9 @@ def render_http(h: dict) -> list[str]:
     if "skipped" in h:
         return [f"Skipped: {h['skipped']}.", ""]
     bare, mem, cache = h["bare_torch_ms"], h["memory"], h["cache"]
+    # Reports written before the memory was taken from three starts hold the first one only.
+    runs = h.get("memory_pss_mb_runs", [mem["pss_mb_sum"]])
+    pss = h.get("memory_pss_mb_median", mem["pss_mb_sum"])
     out = [
         f"{h['server']}, {h['endpoint']}; {h['note']}.",
         "",
@@ -438,10 +457,17 @@ def render_http(h: dict) -> list[str]:
         f"{len(h.get('cold_starts_s', [0]))}: {', '.join(map(str, h.get('cold_starts_s', [])))} s) "
         f"| {h['cold_start_to_first_answer_s']} s | "
         f"< {h['target_cold_start_s']} s ({met(h['cold_start_to_first_answer_s'] < h['target_cold_start_s'])}) |",
-        f"| memory of the serving processes ({mem['processes']}: master + workers), summed PSS "
-        f"| {mem['pss_mb_sum']} MB | < {h['target_memory_mb']} MB "
-        f"({met(mem['pss_mb_sum'] < h['target_memory_mb'])}) |",
-        f"| the same, summed VmRSS (counts pages shared after the fork once per process) | {mem['rss_mb_sum']} MB | |",
+        f"| memory of the serving processes ({mem['processes']}: master + workers) after the "
+        f"load, summed PSS ("
+        + (
+            f"median of {len(runs)} starts: {', '.join(map(str, runs))} MB"
+            if len(runs) > 1
+            else "one start"
+        )
+        + ") "
+        f"| {pss} MB | < {h['target_memory_mb']} MB ({met(pss < h['target_memory_mb'])}) |",
+        f"| the same, summed VmRSS (counts pages shared after the fork once per process), "
+        f"first start | {mem['rss_mb_sum']} MB | |",
         "",
         f"Query cache (one per worker), reported apart: {cache['questions']} new questions asked "
         f"by one client over one connection, "
