@@ -200,6 +200,16 @@ OFFICE = {
     Path("/usr/share/hyphen/hyph_en_US.dic"): "hyphen-en-us",
 }
 
+#: The LaTeX layout: pdflatex with LaTeX's base packages (fancyhdr, geometry, babel), xcolor and
+#: the Latin Modern fonts.
+LATEX = {
+    Path("/usr/bin/pdflatex"): "texlive-latex-base",
+    Path("/usr/share/texlive/texmf-dist/tex/latex/xcolor/xcolor.sty"): "texlive-latex-recommended",
+    Path("/usr/share/texmf/tex/latex/lm/lmodern.sty"): "lmodern",
+}
+#: The system files each layout handed to a program of its own needs, by style.
+PROGRAM_LAYOUTS = {"browser": BROWSER, "office": OFFICE, "latex": LATEX}
+
 
 def _install(needed: dict[Path, str]) -> None:
     """Install the Debian packages of the files the layouts need, where missing."""
@@ -231,8 +241,8 @@ def make_book(name: str, folder: Path, style: str | None = None) -> tuple[Path, 
     """The book laid out as a PDF in `folder`: (its path, its ground truth)."""
     pdf = folder / f"{name}.pdf"
     chosen = style or _layout_style(name)
-    if chosen in ("browser", "office"):
-        _install(BROWSER if chosen == "browser" else OFFICE)
+    if chosen in PROGRAM_LAYOUTS:
+        _install(PROGRAM_LAYOUTS[chosen])
     _maker().make_pdf(BOOKS / f"{name}.yaml", pdf, style=style)
     truth = json.loads(pdf.with_suffix(".truth.json").read_text(encoding="utf-8"))
     return pdf, truth

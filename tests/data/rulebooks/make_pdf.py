@@ -8,13 +8,18 @@ larger bold headings, shaded/bordered boxes for examples and sidebars,
 paragraphs that run across column and page breaks, and game icons drawn
 inline from a symbol font (ZapfDingbats).
 
+Styles "a" to "g" were made for books of two heading levels; a book with level-3 headings
+(the later books) sets them there in the oblique of the style's section-heading font, at the
+body's size or the section heading's where that is smaller (so that every book can be laid
+out in every style: the bench's pairs of a book and a style, most of them never read before).
+
 Beside the PDF it writes the ground truth, ``<name>.truth.json``: for every
 paragraph and box its key, the printed page (and PDF page index, column) where
 it starts, the pages/columns it continues on, its section heading path and its
 text as written, so a test can score an extractor.
 
     make_pdf(book_yaml_path, out_pdf_path, style=None)   # None: book's layout_style or "a"
-    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|browser|typst|weasy|office]
+    python make_pdf.py BOOK.yaml OUT.pdf [--style=a|b|...|r|s|browser|typst|weasy|office|latex]
     python make_pdf.py --all OUTDIR                      # the twenty books, each in its own style
 
 Style "browser" (used only by twentyfirst.yaml) is not drawn here: build_pdf hands such a book to
@@ -41,6 +46,13 @@ Flat ODT document (LibreOffice Writer's XML) and has LibreOffice Writer lay it o
 PDF (`soffice --headless --convert-to pdf`, a system program), then writes the same truth format
 read back from the PDF. Like "browser", "typst" and "weasy" it is not in STYLES and not in BOOKS;
 this module imports office_pdf only when that style is asked for.
+
+Style "latex" (used by no book's `layout_style`: any book can be laid out in it with
+--style=latex) is not drawn here either: build_pdf hands such a book to latex_pdf.py beside this
+file, a sixth, independent generator that writes the book as a LaTeX source file (the article class
+in two columns) and has pdflatex (TeX Live, a system program) typeset it, then writes the same truth
+format read back from the PDF. Like "browser", "typst", "weasy" and "office" it is not in STYLES and
+not in BOOKS; this module imports latex_pdf only when that style is asked for.
 
 Style "c" (used only by untuned.yaml, laid out after the extractor was tuned on
 "a" and "b") follows other printed-book habits: mirrored margins (wider inner
@@ -1323,6 +1335,15 @@ def box_text_style(name: str, parent, size: float, leading: float, **kw) -> Para
     )
 
 
+#: The oblique of each section-heading font styles a-g use: their level-3 headings' font (the
+#: later styles, which build on `_styles`, set their own).
+H3_FONTS = {
+    "Helvetica-Bold": "Helvetica-BoldOblique",
+    "Times-Bold": "Times-BoldItalic",
+    "VeraBd": "VeraBI",
+}
+
+
 def _styles(st: Style) -> dict[str, ParagraphStyle]:
     body = ParagraphStyle(
         "body",
@@ -1359,6 +1380,18 @@ def _styles(st: Style) -> dict[str, ParagraphStyle]:
             leading=st.h2 * 1.2,
             spaceBefore=st.h2_space_before,
             spaceAfter=4,
+            keepWithNext=1,
+        ),
+        # A level-3 heading: the section heading's font made oblique, never larger than the
+        # section heading nor the body (style f sets its section headings under the body size).
+        "h3": ParagraphStyle(
+            "h3",
+            fontName=H3_FONTS.get(st.h2_font or st.head_font, st.h2_font or st.head_font),
+            **({"textColor": st.h2_color} if st.h2_color is not None else {}),
+            fontSize=min(st.size, st.h2),
+            leading=st.leading,
+            spaceBefore=st.h2_space_before / 2,
+            spaceAfter=2,
             keepWithNext=1,
         ),
         "title": title_style("title", st.head_font, st),
@@ -7180,9 +7213,10 @@ def _beside(stem: str):
     """The module `stem`.py beside this file (browser_pdf: the "browser" layout, printed by
     headless Chromium; typst_pdf: the "typst" layout, set by the Typst engine; weasy_pdf: the
     "weasy" layout, laid out by WeasyPrint; office_pdf: the "office" layout, laid out and exported
-    by LibreOffice Writer), imported only when a book is laid out in its layout, so that this
-    module imports without playwright, the typst package or weasyprint and never starts
-    LibreOffice; loaded from its path, however this module itself was imported."""
+    by LibreOffice Writer; latex_pdf: the "latex" layout, typeset by pdflatex), imported only when
+    a book is laid out in its layout, so that this module imports without playwright, the typst
+    package or weasyprint and never starts LibreOffice or pdflatex; loaded from its path, however
+    this module itself was imported."""
     import importlib.util
 
     name = f"rulebooks_{stem}"
@@ -7202,7 +7236,9 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
     typesets it with the Typst engine; nor is style "weasy": it hands the book to
     weasy_pdf.build_weasy_pdf, which lays it out as HTML + CSS paged media with WeasyPrint; nor
     is style "office": it hands the book to office_pdf.build_office_pdf, which has LibreOffice
-    Writer lay it out as a two-column Writer document and export the PDF."""
+    Writer lay it out as a two-column Writer document and export the PDF; nor is style "latex":
+    it hands the book to latex_pdf.build_latex_pdf, which has pdflatex typeset it as a two-column
+    LaTeX article."""
     if style == "browser":
         return _beside("browser_pdf").build_browser_pdf(book, out_pdf_path)
     if style == "typst":
@@ -7211,6 +7247,8 @@ def build_pdf(book: dict, out_pdf_path, style: str = "a") -> dict:
         return _beside("weasy_pdf").build_weasy_pdf(book, out_pdf_path)
     if style == "office":
         return _beside("office_pdf").build_office_pdf(book, out_pdf_path)
+    if style == "latex":
+        return _beside("latex_pdf").build_latex_pdf(book, out_pdf_path)
     st = STYLES[style]
     if st.header_layout == "centre-caps-top-circle":
         return build_pdf_f(book, out_pdf_path, style)

@@ -112,9 +112,10 @@ from pdf_truth import (
     KEYWORD_RE,
     Char,
     band_text,
+    block_row,
     lines,
+    locate_stream,
     pdf_metadata,
-    plain_text,
     write_truth,
 )  # noqa: E402
 
@@ -617,36 +618,7 @@ def locate(book: dict, pages: list[Page]) -> tuple[list[list[tuple[int, int]]], 
         offsets[p.index] = n
         n += len(p.stream)
     breaks = {offsets[p.index] + at for p in pages[1:] for at, _ in p.line_ends}
-    found, at, written = [], 0, ""
-    for kind, block, want, kept in expected_items(book):
-        got = "".join(ch for ch, _, _ in stream[at : at + len(want)])
-        if got != want:
-            where = stream[at][1:] if at < len(stream) else "the end"
-            k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), len(got))
-            raise ValueError(
-                f"PDF text does not match block {block.get('key', block['text'])!r} ({kind}) at "
-                f"PDF page/column {where}, character {k}:\n"
-                f" want {want[max(0, k - 30) : k + 60]!r}\n got  {got[max(0, k - 30) : k + 60]!r}"
-            )
-        places: list[tuple[int, int]] = []
-        for _, index, col in stream[at : at + len(want)]:
-            if not places or places[-1] != (index, col):
-                places.append((index, col))
-        found.append(places)
-        at += len(want)
-        written += kept
-    if at != len(stream):
-        extra = "".join(ch for ch, _, _ in stream[at : at + 80])
-        raise ValueError(f"PDF body text left over after the last block: {extra!r}")
-    # A line-end hyphen is Writer's own unless the book writes a hyphen right there: map every
-    # squeezed position to the written text (hyphens kept) and look at the character before it.
-    hyphen_after, pos = set(), 0
-    for c in written:
-        if c in HYPHENS:
-            hyphen_after.add(pos)
-        else:
-            pos += 1
-    made = sum(1 for b in breaks if b not in hyphen_after)
+    found, made, _ = locate_stream(expected_items(book), stream, breaks, HYPHENS)
     return found, made
 
 
@@ -729,20 +701,7 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
                                       for i, c in rest]  # fmt: skip
             headings.append(entry)
             continue
-        text = KEYWORD_RE.sub(r"\1", block["text"])
-        row = {
-            "key": block["key"],
-            "kind": block["type"],
-            "title": block.get("title"),
-            "section": list(path),
-            "section_path": " > ".join(path),
-            "text": text,
-            "plain_text": plain_text(text),
-            "icons": ICON_RE.findall(block["text"]),
-        }
-        words = KEYWORD_RE.findall(block["text"])
-        if words:
-            row["keywords"] = words
+        row = block_row(block, path)
         shown = printed(block["text"])
         if shown != row["plain_text"]:  # its icons, printed as their symbols
             row["printed_text"] = shown

@@ -2,7 +2,8 @@
 (browser_pdf, typst_pdf, weasy_pdf, office_pdf) share: the game icons' symbols, a book text's
 markup and its text as an extractor should return it, a character read back from a page, the
 grouping of a column's characters into lines, the text of a band across a page, the PDF's
-Creator and Producer, and the truth file. Each engine's layout and its reading of its own PDF
+Creator and Producer, a block's row of the truth, the matching of a PDF's body text against the
+book's blocks, and the truth file. Each engine's layout and its reading of its own PDF
 stay in its own module: they were written apart, as held-out layouts.
 
 Each generator imports this module from beside itself (`sys.path`), however it is loaded: run as
@@ -58,6 +59,73 @@ def band_text(tp, width: float, height: float, top: float, bottom: float) -> str
     page's top edge), whitespace collapsed (where an engine prints no blanks, pdfium puts them
     in)."""
     return re.sub(r"\s+", " ", tp.get_text_bounded(0, height - bottom, width, height - top)).strip()
+
+
+def block_row(block: dict, path: list[str]) -> dict:
+    """A paragraph's or box's row of the truth as every generator here starts it: its key,
+    kind, title, section path, text as written (key terms without their asterisks, listed in
+    "keywords"), plain text and icons. Each generator adds what its layout prints."""
+    text = KEYWORD_RE.sub(r"\1", block["text"])
+    row = {
+        "key": block["key"],
+        "kind": block["type"],
+        "title": block.get("title"),
+        "section": list(path),
+        "section_path": " > ".join(path),
+        "text": text,
+        "plain_text": plain_text(text),
+        "icons": ICON_RE.findall(block["text"]),
+    }
+    words = KEYWORD_RE.findall(block["text"])
+    if words:
+        row["keywords"] = words
+    return row
+
+
+def locate_stream(
+    items: list[tuple[str, dict, str, str]],
+    stream: list[tuple[str, int, int]],
+    breaks: set[int],
+    hyphens: set[str],
+) -> tuple[list[list[tuple[int, int]]], int, list[int]]:
+    """The book's items (kind, block, its text as read back, its text as written) matched, one
+    after another, against the body's characters read back (character, PDF page, column): for
+    each item the (PDF page, column) places its characters stand in, in order, each place once;
+    the number of line ends (`breaks`, positions in the stream) at a hyphen the engine put in,
+    not one the book writes there; and where each item starts in the stream. Any difference, or
+    text left over, is a ValueError: no truth for a PDF that does not say what the book says."""
+    found, starts, at, written = [], [], 0, ""
+    for kind, block, want, kept in items:
+        got = "".join(ch for ch, _, _ in stream[at : at + len(want)])
+        if got != want:
+            where = stream[at][1:] if at < len(stream) else "the end"
+            k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), len(got))
+            raise ValueError(
+                f"PDF text does not match block {block.get('key', block['text'])!r} ({kind}) at "
+                f"PDF page/column {where}, character {k}:\n"
+                f" want {want[max(0, k - 30) : k + 60]!r}\n got  {got[max(0, k - 30) : k + 60]!r}"
+            )
+        places: list[tuple[int, int]] = []
+        for _, index, col in stream[at : at + len(want)]:
+            if not places or places[-1] != (index, col):
+                places.append((index, col))
+        found.append(places)
+        starts.append(at)
+        at += len(want)
+        written += kept
+    if at != len(stream):
+        extra = "".join(ch for ch, _, _ in stream[at : at + 80])
+        raise ValueError(f"PDF body text left over after the last block: {extra!r}")
+    # Map every squeezed position to the written text (hyphens kept) and look at the character
+    # before it: a line-end hyphen is the engine's own unless the book writes one right there.
+    hyphen_after, pos = set(), 0
+    for c in written:
+        if c in hyphens:
+            hyphen_after.add(pos)
+        else:
+            pos += 1
+    made = sum(1 for b in breaks if b not in hyphen_after)
+    return found, made, starts
 
 
 def pdf_metadata(out: Path) -> dict:

@@ -97,7 +97,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # pdf_truth.py, beside this file
-from pdf_truth import ICON_RE, ICONS, KEYWORD_RE, Char, lines, pdf_metadata, plain_text, write_truth  # noqa: E402
+from pdf_truth import ICON_RE, ICONS, KEYWORD_RE, Char, block_row, lines, pdf_metadata, write_truth  # noqa: E402
 
 TYPST_VERSION = "0.15.2"
 
@@ -552,20 +552,8 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
                                       for i, c in rest]  # fmt: skip
             headings.append(entry)
             continue
-        text = KEYWORD_RE.sub(r"\1", block["text"])
-        row = {
-            "key": block["key"],
-            "kind": block["type"],
-            "title": block.get("title"),
-            "section": list(path),
-            "section_path": " > ".join(path),
-            "text": text,
-            "plain_text": plain_text(text),
-            "icons": ICON_RE.findall(block["text"]),
-        }
-        words = KEYWORD_RE.findall(block["text"])
-        if words:
-            row["keywords"] = words
+        row = block_row(block, path)
+        text = row["text"]
         shown = printed(block["text"])
         if shown != ICON_RE.sub(lambda m: ICONS[m.group(1)], re.sub(r"\s+", " ", text).strip()):
             row["printed_text"] = shown

@@ -110,9 +110,9 @@ from pdf_truth import (
     KEYWORD_RE,
     Char,
     band_text,
+    block_row,
     lines,
     pdf_metadata,
-    plain_text,
     write_truth,
 )  # noqa: E402
 
@@ -549,20 +549,7 @@ def build_truth(book: dict, pages: list[Page]) -> dict:
                                       for i, c in rest]  # fmt: skip
             headings.append(entry)
             continue
-        text = KEYWORD_RE.sub(r"\1", block["text"])
-        row = {
-            "key": block["key"],
-            "kind": block["type"],
-            "title": block.get("title"),
-            "section": list(path),
-            "section_path": " > ".join(path),
-            "text": text,
-            "plain_text": plain_text(text),
-            "icons": ICON_RE.findall(block["text"]),
-        }
-        words = KEYWORD_RE.findall(block["text"])
-        if words:
-            row["keywords"] = words
+        row = block_row(block, path)
         shown = printed(block["text"])
         if shown != row["plain_text"]:  # its icons, printed as their symbols
             row["printed_text"] = shown
