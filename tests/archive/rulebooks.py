@@ -391,7 +391,8 @@ def matched_blocks(document: Document, truth: dict) -> list[int | None]:
 
 def _section(path: str, printed: dict[str, str] | None = None) -> str:
     """A section path as compared: case aside (a heading in small capitals is cited as
-    printed), and so are the headings' printed forms (`printed`: as printed -> as written)
-    and numbers ("9.1 Spawning" is "Spawning")."""
+    printed), and so are the headings' printed forms (`printed`: as printed -> as written),
+    numbers ("9.1 Spawning" is "Spawning") and typeset apostrophes ("Harm’s" is "Harm's")."""
+    path = path.replace("\u2019", "'")
     parts = [(printed or {}).get(part, part) for part in path.lower().split(" > ")]
     return " > ".join(re.sub(r"^\d+(\.\d+)*\.?\s+", "", part) for part in parts)

@@ -1245,3 +1245,39 @@ def test_a_heading_in_a_column_stays_there_when_the_column_beside_goes_on_under_
     assert _heading_beside_a_box(19.0) == (
         ["above"] * 4 + ["8"] + ["below"] * 10 + ["boxed"] * 8 + ["Own"] + ["after"] * 8
     )
+
+
+@pytest.mark.parametrize(
+    "second, section",
+    [
+        ("age", "Chapter > Losing Cards Instead of Damage"),  # a word TeX hyphenated
+        ("Break Rules", "Chapter > Losing Cards Instead of Lunch-Break Rules"),  # a compound
+    ],
+)
+def test_a_heading_hyphenated_at_its_line_end_is_rejoined(second, section):
+    """TeX hyphenates a heading too long for a narrow column ("Dam-/age"); a compound broken
+    at its own hyphen keeps it before a capital."""
+    first = "Losing Cards Instead of Dam-" if second == "age" else "Losing Cards Instead of Lunch-"
+    chars = _chars("The Book", 40, 10, 22) + _chars("Chapter", 40, 40, 16)
+    chars += _chars(first, 40, 70, 12) + _chars(second, 40, 84, 12)
+    for i in range(3):
+        chars += _chars(
+            "A paragraph of body text that runs the whole width here.", 40, 104 + 12 * i
+        )
+    _, blocks = layout([_page(0, chars)])
+    assert [b.section for b in blocks] == [section]
+
+
+def test_a_heading_of_the_second_column_level_with_the_first_is_that_column_s_own():
+    """TeX sets both columns' lines on one grid of baselines: a section heading of the right
+    column that stands in a gap of the left one, the text under it level with the left
+    column's, is still the right column's own, read after the whole left column (not a
+    heading across the columns that parts the page)."""
+    words = ["Text runs on down the column", "and on, line after line of it,", "to the end."]
+    chars = _opening("Chapter One")
+    chars += _column(40, 70, words[:2]) + _column(40, 124, words)
+    chars += _column(320, 70, words[:2]) + _chars("Right Section", 320, 104, 12)
+    chars += _column(320, 124, words)
+    order = [(ln.col, ln.text) for ln in reading_order(_page(0, chars).lines)]
+    heading = order.index((1, "Right Section"))
+    assert all(col == 1 for col, _ in order[heading:]), order

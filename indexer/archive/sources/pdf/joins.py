@@ -44,8 +44,15 @@ def join_texts(parts: list[tuple[Block, list[str]]]) -> None:
         block.text = text.replace(" .", ".").replace(" ,", ",").strip()
 
 
+def join_wrapped(first: str, line: str) -> str:
+    """A heading's or title's lines joined: a word hyphenated at the line end is rejoined
+    ("Dam-/age": TeX hyphenates headings in a narrow column), a compound broken at its hyphen
+    keeps it before a capital or a digit ("Home-/Made")."""
+    if not re.search(r"\w-$", first):
+        return f"{first} {line}"
+    return first[:-1] + line if line[:1].islower() else first + line
+
+
 def join_title(title: str | None, line: str) -> str:
-    """A title's lines joined: a compound broken at its hyphen keeps it ("Home-/Made")."""
-    if title is None:
-        return line
-    return title + line if re.search(r"\w-$", title) else f"{title} {line}"
+    """A title's lines joined (`join_wrapped`)."""
+    return line if title is None else join_wrapped(title, line)

@@ -53,12 +53,14 @@ def _spanning_headings(lines: list[Line]) -> None:
     """A heading set clearly larger than the text that no line of another column stands beside,
     where every other column has text above it and all go on level below it (`_level_below`), is
     set across the columns: it closes a band of the page as a full-width line does. A number set
-    large behind it (a chapter's numeral) is no text."""
+    large behind it (a chapter's numeral) is no text. Such a heading starts in the first column:
+    one in a later column is that column's own, however level the columns go on under it (TeX
+    sets the lines of both columns on one grid of baselines)."""
     if not lines:
         return
     size = statistics.median(ln.size for ln in lines)
     for ln in lines:
-        if ln.col < 0 or ln.size <= 1.12 * size:
+        if ln.col != 0 or ln.size <= 1.12 * size:
             continue
         text = [o for o in lines if o.col >= 0 and not o.text.isdigit()]
         firsts = {}  # each column's first line below the heading

@@ -64,7 +64,7 @@ from indexer.archive.sources.pdf.columns import (
     parted_by_space,
 )
 from indexer.archive.sources.pdf.furniture import contents, printed_numbers
-from indexer.archive.sources.pdf.joins import join_texts, join_title
+from indexer.archive.sources.pdf.joins import join_texts, join_title, join_wrapped
 from indexer.archive.sources.pdf.marks import (
     SENTENCE_END,
     box_small_print,
@@ -300,7 +300,7 @@ def _heading_path(
     )  # fmt: skip
     text = " ".join(ln.text.replace(OBJECT, " ").split())  # an ornament is no word
     if wrapped and path:
-        return [*path[:-1], (path[-1][0], f"{path[-1][1]} {text}")]
+        return [*path[:-1], (path[-1][0], join_wrapped(path[-1][1], text))]
     return [(lv, t) for lv, t in path if lv < level] + [(level, text)]
 
 
