@@ -67,7 +67,8 @@ def test_a_pdf_read_unseen_meets_the_bar_of_95_percent_whole_with_page_and_secti
 
 #: Books whose pages the LaTeX layout (latex_pdf.py) set in the ways the reader was mended on:
 #: a heading TeX hyphenated at a column's edge, a section heading of the right column level
-#: with the left column's text, and a compound broken at its own hyphen in a title.
+#: with the left column's text, a compound broken at its own hyphen in a title, and a title
+#: page of centred lines.
 LATEX_READ = ("sixteenth", "novel", "twentyfirst", "twentysecond")
 
 
@@ -77,9 +78,10 @@ def test_a_book_typeset_by_latex_reads_with_printed_pages_sections_and_no_furnit
     doc = read_pdf(pdf)
     figures = score(doc, truth)
     assert figures["right_page_and_section"] >= 0.95 * figures["blocks"], figures
-    # The title page's lines (a line naming the game, one saying it is no official document)
-    # are read as one block before the first heading: the only block the truth does not list.
-    assert figures["extra"] <= 1 + (name == "twentysecond"), figures
+    # The title page's centred lines are no record. twentysecond's "lunch-break", broken at
+    # its own hyphen where the text writes no other "lunch-", comes out joined: one block
+    # not found whole, read as an extra one (docs/decisions.md).
+    assert figures["extra"] <= (name == "twentysecond"), figures
     header = truth["running_header"]
     assert not any(header in b.text or b.text.isdigit() for b in doc.blocks)
     assert doc.title == truth["title"]

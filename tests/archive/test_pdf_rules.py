@@ -1281,3 +1281,22 @@ def test_a_heading_of_the_second_column_level_with_the_first_is_that_column_s_ow
     order = [(ln.col, ln.text) for ln in reading_order(_page(0, chars).lines)]
     heading = order.index((1, "Right Section"))
     assert all(col == 1 for col, _ in order[heading:]), order
+
+
+def _centred(text: str, baseline: float, size: float = 9.0) -> list[Char]:
+    return _chars(text, WIDTH / 2 - 0.25 * size * len(text), baseline, size)
+
+
+def test_a_title_page_s_centred_lines_are_no_text_but_text_under_a_centred_title_is():
+    """A title page (the title, a line naming the game, a credit, all centred) gives the
+    document its title and no record; on a page where the text starts under the title, the
+    text is read as ever."""
+    body = ["A paragraph of body text that runs the whole width here."] * 3 + ["It ends."]
+    cover = _centred("The Table Guide", 200, 22) + _centred("A players' booklet", 240, 12)
+    cover += _centred("Typeset by a volunteer: not an official rules document", 260)
+    text = _chars("Chapter One", 40, 40, 16) + _column(40, 70, body)
+    title, blocks = layout([_page(0, cover), _page(1, text)])
+    assert title == "The Table Guide" and [b.text[:11] for b in blocks] == ["A paragraph"]
+    together = _centred("The Table Guide", 30, 22) + _column(40, 70, body)
+    title, blocks = layout([_page(0, together)])
+    assert title == "The Table Guide" and [b.text[-8:] for b in blocks] == ["It ends."]

@@ -320,3 +320,15 @@ def kicker(ln: Line, title: Line) -> bool:
         and 0 <= title.top - ln.bottom < title.size and ln.x0 < title.x1 and title.x0 < ln.x1
         and ln.text.upper() == ln.text and len(ln.text) < 60
     )  # fmt: skip
+
+
+def title_page_lines(body: list[Line], title: Line) -> set[int]:
+    """The lines of a title page besides the title (a subtitle, a line naming the game, a
+    credit), by id: none unless the title's page holds only a few lines, every one centred on
+    the title's axis (a page of text starting under the title has a paragraph's left-aligned
+    last line at least). They are neither text nor the title: a record made of them would cite
+    a page that prints no number."""
+    axis = (title.x0 + title.x1) / 2
+    page = [ln for ln in body if ln.page == title.page and ln.rank != title.rank]
+    centred = all(abs((ln.x0 + ln.x1) / 2 - axis) < 0.5 * title.size for ln in page)
+    return {id(ln) for ln in page} if page and len(page) <= 4 and centred else set()

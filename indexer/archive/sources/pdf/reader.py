@@ -78,6 +78,7 @@ from indexer.archive.sources.pdf.marks import (
     rank_headings,
     reversed_pages,
     run_in_heading,
+    title_page_lines,
     unbox_bands,
 )
 from indexer.archive.sources.pdf.order import reading_order
@@ -198,7 +199,8 @@ def layout(pages: list[Page], labels: list[str] | None = None) -> tuple[str | No
     top = [ln for ln in body if ln.heading and ln.rank == (heads or [0])[0]]
     if heads and all(ln.page == first_page for ln in top):
         title_size, heads = heads[0], heads[1:]
-        body = [ln for ln in body if not kicker(ln, top[0])]
+        front = title_page_lines(body, top[0])
+        body = [ln for ln in body if not kicker(ln, top[0]) and id(ln) not in front]
     return _blocks(body, printed, heads, title_size, body_colour)
 
 
