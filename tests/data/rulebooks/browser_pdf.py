@@ -78,7 +78,17 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # pdf_truth.py, beside this file
-from pdf_truth import ICON_RE, ICONS, KEYWORD_RE, Char, band_text, lines, plain_text, write_truth  # noqa: E402
+from pdf_truth import (  # noqa: E402
+    ICON_RE,
+    ICONS,
+    KEYWORD_RE,
+    Char,
+    band_text,
+    lines,
+    locate_stream,
+    plain_text,
+    write_truth,
+)
 
 # ---------------------------------------------------------------- the page
 MM = 72 / 25.4  # points per millimetre
@@ -414,25 +424,8 @@ def locate(book: dict, pages: list[Page]) -> list[list[tuple[int, int]]]:
     characters stand in, in order, each place once. The body text of the numbered pages must be
     exactly the blocks' printed texts one after another."""
     stream = [(ch, p.index, col) for p in pages[1:] for ch, col in p.stream]
-    found, at = [], 0
-    for kind, block, want in expected_items(book):
-        got = "".join(ch for ch, _, _ in stream[at : at + len(want)])
-        if got != want:
-            where = stream[at][1:] if at < len(stream) else "the end"
-            raise ValueError(
-                f"PDF text does not match block {block.get('key', block['text'])!r} ({kind}) at "
-                f"PDF page/column {where}:\n want {want[:90]!r}\n got  {got[:90]!r}"
-            )
-        places: list[tuple[int, int]] = []
-        for _, index, col in stream[at : at + len(want)]:
-            if not places or places[-1] != (index, col):
-                places.append((index, col))
-        found.append(places)
-        at += len(want)
-    if at != len(stream):
-        extra = "".join(ch for ch, _, _ in stream[at : at + 80])
-        raise ValueError(f"PDF body text left over after the last block: {extra!r}")
-    return found
+    items = [(kind, block, want, "") for kind, block, want in expected_items(book)]
+    return locate_stream(items, stream, set(), set())[0]
 
 
 def furniture(book: dict, pages: list[Page], numbers: list[int | None], chapter_of: dict[int, str]):

@@ -112,6 +112,7 @@ from pdf_truth import (
     band_text,
     block_row,
     lines,
+    locate_stream,
     pdf_metadata,
     write_truth,
 )  # noqa: E402
@@ -455,27 +456,8 @@ def locate(book: dict, pages: list[Page]) -> list[list[tuple[int, int]]]:
     characters stand in, in order, each place once. The body text of the numbered pages must be
     exactly the blocks' printed texts one after another."""
     stream = [(ch, p.index, col) for p in pages[1:] for ch, col in p.stream]
-    found, at = [], 0
-    for kind, block, want in expected_items(book):
-        got = "".join(ch for ch, _, _ in stream[at : at + len(want)])
-        if got != want:
-            where = stream[at][1:] if at < len(stream) else "the end"
-            n = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), len(got))
-            raise ValueError(
-                f"PDF text does not match block {block.get('key', block['text'])!r} ({kind}) at "
-                f"PDF page/column {where}, character {n}:\n"
-                f" want {want[max(0, n - 30) : n + 60]!r}\n got  {got[max(0, n - 30) : n + 60]!r}"
-            )
-        places: list[tuple[int, int]] = []
-        for _, index, col in stream[at : at + len(want)]:
-            if not places or places[-1] != (index, col):
-                places.append((index, col))
-        found.append(places)
-        at += len(want)
-    if at != len(stream):
-        extra = "".join(ch for ch, _, _ in stream[at : at + 80])
-        raise ValueError(f"PDF body text left over after the last block: {extra!r}")
-    return found
+    items = [(kind, block, want, "") for kind, block, want in expected_items(book)]
+    return locate_stream(items, stream, set(), set())[0]
 
 
 def check_cover(book: dict, page: Page) -> None:
